@@ -1,0 +1,1 @@
+"""The three games' rules engines; see :func:`companion.core.rules.rules_for`."""
