@@ -65,6 +65,14 @@ class GameOver(RuleError):
     """The game has ended; only undo can change it now."""
 
 
+class ReplayError(CompanionError, ValueError):
+    """A line of a replay file could not be played; ``line`` is its 1-based number."""
+
+    def __init__(self, message: str, *, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
 class ContentError(CompanionError, ValueError):
     """A game data file (locations, battle boards, prices) is malformed."""
 

@@ -60,6 +60,19 @@ class Rules(Protocol[State]):
         """The state as JSON-ready data (the ``state`` MQTT topic and ``state --json``)."""
         ...
 
+    def seats(self, state: State) -> list[dict[str, Any]]:
+        """Per seat, just what an LED tracker shows (the ``seat/<n>`` MQTT topics).
+
+        Every game gives, for each seat in order: ``seat`` (1-based), ``name``,
+        ``colour`` (``#rrggbb``, the team's colour in team games), ``team``,
+        ``hp`` and ``max`` (``None`` in a game without HP), ``tier`` (1 for
+        1-4 HP, 2 for 5-8, ...; 0 when down), ``defeated``, ``active`` (their
+        turn), ``winner`` (they, or their team, won) and ``over``. Runecast
+        adds ``alive``, ``loki`` (agent of Loki), ``thrall`` and
+        ``loki_pool``; the Rune Market adds ``runes``.
+        """
+        ...
+
 
 GAMES: Mapping[str, str] = {
     "zun": "companion.games.zun",

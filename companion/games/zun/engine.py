@@ -170,6 +170,24 @@ class ZunRules:
             "reminders": [str(e) for e in self._reminders(state)],
         }
 
+    def seats(self, state: ZunState) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": seat + 1,
+                "name": p.name,
+                "colour": p.colour,
+                "team": p.team,
+                "hp": p.hp,
+                "max": p.max_hp,
+                "tier": state.tier(p.hp),
+                "defeated": p.defeated,
+                "active": seat == state.active and not state.over,
+                "winner": state.winner is not None and state.winner in (p.name, p.team),
+                "over": state.over,
+            }
+            for seat, p in enumerate(state.players)
+        ]
+
     # -- setup helpers ----------------------------------------------------------
 
     def _colours(self, setup: ZunSetup, names: tuple[str, ...],

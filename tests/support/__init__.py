@@ -1,0 +1,1 @@
+"""Helpers shared by the test suites: real processes (a broker) started on loopback."""
