@@ -35,7 +35,8 @@ from typing import Annotated, Any, TypeVar
 
 from companion.core.errors import CompanionError
 
-__all__ = ["Config", "ConfigError", "Seconds", "config_path", "load_config", "read_section"]
+__all__ = ["Config", "ConfigError", "JournalConfig", "Seconds", "config_path", "journal_path",
+           "load_config", "read_section"]
 
 
 class ConfigError(CompanionError, ValueError):
@@ -146,3 +147,29 @@ def _check(hint: Any, value: Any, where: str) -> Any:
 
 _TYPE_NAMES = {int: "a whole number", float: "a number", str: "text", bool: "true or false",
                Path: "a path"}
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    """``[journal]``: where the games are kept."""
+
+    path: Path | None = None
+
+
+def journal_path(config: Config | None = None) -> Path:
+    """The journal file: ``$RUNES_DB``, else ``[journal] path``, else the state directory.
+
+    The state directory is systemd's ``$STATE_DIRECTORY`` for the installed service, or
+    ``$XDG_STATE_HOME/runes`` (normally ``~/.local/state/runes``) for a person at a desktop.
+    """
+    if env := os.environ.get("RUNES_DB"):
+        return Path(env)
+    config = config if config is not None else load_config()
+    configured = read_section(JournalConfig, config.section("journal"), "journal").path
+    if configured is not None:
+        return configured
+    if state_dir := os.environ.get("STATE_DIRECTORY"):
+        return Path(state_dir.split(":")[0]) / "journal.sqlite"
+    home = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                             "state")
+    return Path(home) / "runes" / "journal.sqlite"

@@ -184,6 +184,11 @@ class Action:
     verb: ClassVar[str]
     params: ClassVar[tuple[Param, ...]]
 
+    def __post_init__(self) -> None:
+        # Runs for every way of building an action (text, JSON, code), so no invalid one exists.
+        for p in self.params:
+            p.check(self.verb, getattr(self, p.name))
+
     @classmethod
     def usage(cls) -> str:
         """The text form as a one-line pattern, e.g. ``damage PLAYER AMOUNT [immune]``."""
@@ -274,12 +279,6 @@ def action(verb: str) -> Callable[[A], A]:
         )
         cls.verb = verb
         cls.params = params
-
-        def __post_init__(self: Action) -> None:
-            for p in params:
-                p.check(verb, getattr(self, p.name))
-
-        cls.__post_init__ = __post_init__  # type: ignore[attr-defined]
         return cls
 
     return wrap

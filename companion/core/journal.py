@@ -182,10 +182,15 @@ class Journal:
         if cur.rowcount != 1:
             raise NoSuchGame(f"no game {game_id} that can be played in {self.path}")
 
-    def archive(self, game_id: int) -> None:
-        """Put a game away: it is kept, listed with ``all``, but no longer resumed by default."""
+    def mark(self, game_id: int, status: Status) -> None:
+        """Set a game's status and make it the most recently played.
+
+        ``archived`` puts a game away (kept, listed with ``include_archived``, never resumed by
+        default); resuming a game marks it ``active`` or ``finished`` again.
+        """
         with self._transaction() as db:
-            cur = db.execute("UPDATE games SET status = 'archived' WHERE id = ?", (game_id,))
+            cur = db.execute("UPDATE games SET status = ?, updated = ? WHERE id = ?",
+                             (status, self._clock(), game_id))
             if cur.rowcount != 1:
                 raise NoSuchGame(f"no game {game_id} in {self.path}")
 

@@ -183,6 +183,8 @@ class Session(Generic[S]):
                 raise JournalError(f"game {game_id}: stored action {seq} no longer applies: {e}") from e
         session.cursor = min(saved.info.cursor, len(session._actions))
         session.revision = saved.revision
+        # Resuming makes this the current game (and brings an archived one back).
+        journal.mark(game_id, session._status(session.state))
         return session
 
     def _extend(self, act: Action, at: float) -> None:
