@@ -183,6 +183,8 @@ class Action:
     __slots__ = ()
     verb: ClassVar[str]
     params: ClassVar[tuple[Param, ...]]
+    seeded: ClassVar[bool]
+    """The action draws random numbers, from its ``seed`` field (filled in by the session)."""
 
     def __post_init__(self) -> None:
         # Runs for every way of building an action (text, JSON, code), so no invalid one exists.
@@ -201,7 +203,7 @@ class Action:
             elif p.required:
                 parts.append(p.placeholder)
             else:
-                parts.append(f"[{p.name}={p.placeholder}]")
+                parts.append(f"[{p.placeholder}]")
         return " ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
@@ -279,6 +281,7 @@ def action(verb: str) -> Callable[[A], A]:
         )
         cls.verb = verb
         cls.params = params
+        cls.seeded = any(p.name == "seed" and p.kind == "int" for p in params)
         return cls
 
     return wrap
@@ -307,8 +310,11 @@ class ActionSet:
     def __iter__(self) -> Iterator[type[Action]]:
         return iter(self._by_verb.values())
 
-    def __contains__(self, verb: object) -> bool:
-        return isinstance(verb, str) and _normalise_verb(verb) in self._by_verb
+    def __contains__(self, item: object) -> bool:
+        """A verb (``"damage"``) or an action class of this vocabulary."""
+        if isinstance(item, type):
+            return self._by_verb.get(getattr(item, "verb", "")) is item
+        return isinstance(item, str) and _normalise_verb(item) in self._by_verb
 
     def lookup(self, verb: str) -> type[Action]:
         try:
@@ -390,7 +396,7 @@ class ActionSet:
         return self._build(cls, values)
 
     def read(self, line: str | bytes | Mapping[str, Any]) -> Action:
-        """Parse either form: a mapping or text starting with ``{`` is JSON."""
+        """Parse either form: a mapping, or text starting with ``{`` or ``[``, is JSON."""
         if isinstance(line, Mapping):
             return self.from_json(line)
         if isinstance(line, bytes):
@@ -398,7 +404,7 @@ class ActionSet:
                 line = line.decode("utf-8")
             except UnicodeDecodeError:
                 raise ActionSyntaxError("an action must be UTF-8 text") from None
-        if line.lstrip().startswith("{"):
+        if line.lstrip().startswith(("{", "[")):
             return self.from_json(line)
         return self.parse(line)
 

@@ -114,7 +114,7 @@ def parse_setup(rules: Rules[Any], setup: Setup | str | Mapping[str, Any]) -> Se
 
 def _seeded(record: Action) -> Action:
     """Give a record that draws random numbers its seed, so that replay draws the same ones."""
-    if any(p.name == "seed" for p in record.params) and getattr(record, "seed") is None:
+    if record.seeded and getattr(record, "seed") is None:
         return dataclasses.replace(record, seed=secrets.randbelow(2**31))  # type: ignore[type-var]
     return record
 

@@ -38,7 +38,8 @@ class ZunSetup(Setup):
 @action("damage")
 class Damage(Action):
     """PLAYER loses AMOUNT HP from a card. An effect that prevents HP loss (like Defend)
-    stops it, unless the card is ``immune``."""
+    stops it, unless the card is ``immune``. PLAYER ``all`` is an "All Players" card:
+    everyone standing loses AMOUNT at once."""
 
     player: str
     amount: Positive

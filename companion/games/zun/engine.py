@@ -7,7 +7,6 @@ the comments here only say where the code follows one of those readings.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from functools import cached_property
 from typing import Any, Callable
 
@@ -16,6 +15,7 @@ from companion.core.errors import (
     GameOver, RuleError, SetupError, UnknownName, WrongPhase,
 )
 from companion.core.events import MESSAGES, Event, event
+from companion.core.records import evolve
 from companion.core.players import check_names, find_seat
 
 from .actions import (
@@ -61,6 +61,9 @@ MESSAGES.register({
     "zun.reshuffle": "The Location discard pile is shuffled into a new Location deck",
 })
 
+ALL = "all"
+"""``damage all N``: an "All Players" card, which affects everyone standing at once."""
+
 _WHEN = {"start": "at the start of their next turn", "end": "at the end of their turn"}
 
 Handler = Callable[[ZunState, Any, list[Event]], ZunState]
@@ -95,6 +98,8 @@ class ZunRules:
     def new_game(self, setup: ZunSetup) -> ZunState:
         c = self.content
         names = check_names(setup.players, minimum=2, game="Runes of Zun")
+        if any(n.casefold() == ALL for n in names):
+            raise SetupError(f"a player cannot be called {ALL!r}: 'damage all 1' means everyone")
         teams, team_of = _teams(setup.teams, names)
         colours = self._colours(setup, names, teams, team_of)
         hp = setup.hp or c.starting_hp
@@ -241,15 +246,23 @@ class ZunRules:
         return seat
 
     def _damage(self, state: ZunState, a: Damage, events: list[Event]) -> ZunState:
-        seat = self._standing(state, a.player, a.verb)
-        p = state.players[seat]
-        ward = next((e for e in p.effects if e.prevents), None)
-        if ward is not None and not a.immune:
-            events.append(event("zun.prevented", player=p.name, effect=ward.name, amount=a.amount))
-            return state
-        after = max(0, p.hp - a.amount)
-        events.append(event("zun.damage", player=p.name, amount=a.amount, before=p.hp, after=after))
-        return self._move_tracker(state, seat, after, events)
+        if a.player.strip().casefold() == ALL:
+            # "All Players": everyone standing is affected at once, so a draw is possible.
+            seats = [i for i, p in enumerate(state.players) if not p.defeated]
+        else:
+            seats = [self._standing(state, a.player, a.verb)]
+        moves = {}
+        for seat in seats:
+            p = state.players[seat]
+            ward = next((e for e in p.effects if e.prevents), None)
+            if ward is not None and not a.immune:
+                events.append(event("zun.prevented", player=p.name, effect=ward.name,
+                                    amount=a.amount))
+                continue
+            moves[seat] = max(0, p.hp - a.amount)
+            events.append(event("zun.damage", player=p.name, amount=a.amount, before=p.hp,
+                                after=moves[seat]))
+        return self._move_trackers(state, moves, events)
 
     def _lose(self, state: ZunState, ref: str, cards: int, kind: str, verb: str,
               events: list[Event]) -> ZunState:
@@ -258,7 +271,7 @@ class ZunRules:
         p = state.players[seat]
         after = max(0, p.hp - cards)
         events.append(event(kind, player=p.name, cards=cards, before=p.hp, after=after))
-        return self._move_tracker(state, seat, after, events)
+        return self._move_trackers(state, {seat: after}, events)
 
     def _overdraw(self, state: ZunState, a: Overdraw, events: list[Event]) -> ZunState:
         return self._lose(state, a.player, a.cards, "zun.overdraw", a.verb, events)
@@ -281,7 +294,7 @@ class ZunRules:
                                     high=ceiling))
             else:
                 events.append(event("zun.max_cap", player=p.name, after=after))
-        return self._move_tracker(state, seat, after, events)
+        return self._move_trackers(state, {seat: after}, events)
 
     def _heal(self, state: ZunState, a: Heal, events: list[Event]) -> ZunState:
         seat = self._standing(state, a.player, a.verb)
@@ -299,31 +312,38 @@ class ZunRules:
         if a.hp > p.max_hp:
             raise RuleError(f"set: HP must be 0 to {p.max_hp}, got {a.hp}", rule="hp bounds")
         events.append(event("zun.set", player=p.name, before=p.hp, after=a.hp))
-        return self._move_tracker(state, seat, a.hp, events)
+        return self._move_trackers(state, {seat: a.hp}, events)
 
     def _defeat(self, state: ZunState, a: Defeat, events: list[Event]) -> ZunState:
         seat = self._standing(state, a.player, a.verb)
         p = state.players[seat]
         events.append(event("zun.set", player=p.name, before=p.hp, after=0))
-        return self._move_tracker(state, seat, 0, events)
+        return self._move_trackers(state, {seat: 0}, events)
 
-    def _move_tracker(self, state: ZunState, seat: int, hp: int, events: list[Event]) -> ZunState:
-        """Put the tracker at ``hp`` and follow through: defeat, return, victory, the turn."""
-        p = state.players[seat]
-        if hp == p.hp:
+    def _move_trackers(self, state: ZunState, moves: dict[int, int],
+                       events: list[Event]) -> ZunState:
+        """Put trackers at their new HP together, then follow through: defeat, return,
+        victory, and the turn passing if the active player fell."""
+        players = list(state.players)
+        moved = False
+        for seat, hp in moves.items():
+            p = players[seat]
+            if hp == p.hp:
+                continue
+            moved = True
+            # "If you're Defeated: discard ... all cards affecting you without resolving them".
+            players[seat] = evolve(p, hp=hp, effects=() if hp == 0 else p.effects)
+            if hp == 0:
+                events.append(event("zun.defeated", player=p.name))
+                if p.effects:
+                    events.append(event("zun.effects_discarded", player=p.name,
+                                        effects=", ".join(e.name for e in p.effects)))
+            elif p.defeated:
+                events.append(event("zun.revived", player=p.name, hp=hp))
+        if not moved:
             return state
-        # "If you're Defeated: discard ... all cards affecting you without resolving them".
-        moved = replace(p, hp=hp, effects=() if hp == 0 else p.effects)
-        state = replace(state, players=state.players[:seat] + (moved,) + state.players[seat + 1:])
-        if hp == 0:
-            events.append(event("zun.defeated", player=p.name))
-            if p.effects:
-                events.append(event("zun.effects_discarded", player=p.name,
-                                    effects=", ".join(e.name for e in p.effects)))
-        elif p.defeated:
-            events.append(event("zun.revived", player=p.name, hp=hp))
-        state = _check_victory(state, events)
-        if hp == 0 and seat == state.active and not state.over:
+        state = _check_victory(evolve(state, players=tuple(players)), events)
+        if state.players[state.active].defeated and not state.over:
             # A player defeated on their own turn discards what they played: the turn ends.
             state = self._pass_turn(state, events)
         return state
@@ -340,7 +360,7 @@ class ZunRules:
         else:
             phase = {Phase.START: Phase.ACTION, Phase.ACTION: Phase.RECOVERY,
                      Phase.RECOVERY: Phase.END}[state.phase]
-        state = replace(state, phase=phase)
+        state = evolve(state, phase=phase)
         events.append(event("zun.phase", player=p.name, phase=phase.title))
         events.extend(self._reminders(state))
         return state
@@ -352,7 +372,7 @@ class ZunRules:
                    if not state.players[s].defeated)
         # A round ends when play passes the first player's seat again.
         wrapped = (nxt - state.first) % n <= (here - state.first) % n
-        state = replace(state, active=nxt, phase=Phase.START, turn=state.turn + 1,
+        state = evolve(state, active=nxt, phase=Phase.START, turn=state.turn + 1,
                         round=state.round + wrapped, mulligan_used=False, travelled=False)
         if wrapped:
             state = self._tourist_rotation(state, events)
@@ -382,7 +402,7 @@ class ZunRules:
             raise RuleError(f"mulligan: {p.name} has gone past the mulligan step by travelling",
                             rule="mulligan step")
         events.append(event("zun.mulligan", player=p.name, draw=self.content.mulligan_draw))
-        return replace(state, mulligan_used=True)
+        return evolve(state, mulligan_used=True)
 
     # -- ongoing effects --------------------------------------------------------------
 
@@ -393,9 +413,9 @@ class ZunRules:
         if any(e.name.casefold() == name.casefold() for e in p.effects):
             raise RuleError(f"effect: {p.name} already has an effect called {name!r}; "
                             "give the second one another name", rule="effect names")
-        moved = replace(p, effects=p.effects + (Effect(name, a.when, a.prevents),))
+        moved = evolve(p, effects=p.effects + (Effect(name, a.when, a.prevents),))
         events.append(event("zun.effect_added", player=p.name, effect=name, when=_WHEN[a.when]))
-        return replace(state, players=state.players[:seat] + (moved,) + state.players[seat + 1:])
+        return evolve(state, players=state.players[:seat] + (moved,) + state.players[seat + 1:])
 
     def _discard_effect(self, state: ZunState, a: DiscardEffect, events: list[Event]) -> ZunState:
         seat = find_seat([p.name for p in state.players], a.player)
@@ -407,8 +427,8 @@ class ZunRules:
                               f"(effects: {held})")
         gone = next(e for e in p.effects if e not in kept)
         events.append(event("zun.effect_discarded", player=p.name, effect=gone.name))
-        moved = replace(p, effects=kept)
-        return replace(state, players=state.players[:seat] + (moved,) + state.players[seat + 1:])
+        moved = evolve(p, effects=kept)
+        return evolve(state, players=state.players[:seat] + (moved,) + state.players[seat + 1:])
 
     # -- Locations ----------------------------------------------------------------
 
@@ -424,7 +444,7 @@ class ZunRules:
         events.append(event("zun.travel", player=state.players[state.active].name))
         locs = self._discard_active(state, events)
         state = self._play_next(state, locs, a.to, a.seed, a.verb, events)
-        return replace(state, travelled=True)
+        return evolve(state, travelled=True)
 
     def _card_on_locations(self, state: ZunState, a: Action, events: list[Event]) -> Locations:
         """The common start of Purge, Scramble, Scry and Swap: checks, then discard the active."""
@@ -442,7 +462,7 @@ class ZunRules:
         locs = self._card_on_locations(state, a, events)
         pile = list(locs.discard + locs.deck)
         random.Random(_need_seed(a.seed, a.verb)).shuffle(pile)
-        locs = replace(locs, deck=tuple(pile), discard=())
+        locs = evolve(locs, deck=tuple(pile), discard=())
         return self._play_next(state, locs, a.to, a.seed, a.verb, events)
 
     def _scry(self, state: ZunState, a: Scry, events: list[Event]) -> ZunState:
@@ -458,7 +478,7 @@ class ZunRules:
         if sorted(bottom) != sorted(others):
             raise RuleError(f"scry: put back exactly these, in any order: {', '.join(others)}",
                             rule="scry")
-        locs = replace(locs, deck=locs.deck[len(top):] + tuple(bottom))
+        locs = evolve(locs, deck=locs.deck[len(top):] + tuple(bottom))
         return self._play(state, locs, chosen, events)
 
     def _swap(self, state: ZunState, a: Swap, events: list[Event]) -> ZunState:
@@ -468,9 +488,9 @@ class ZunRules:
         # The old deck is flipped face up: its bottom card is now the top of the discard pile.
         flipped = tuple(reversed(locs.deck))
         if a.to is not None or not flipped:
-            locs = replace(locs, deck=tuple(new_deck), discard=flipped)
+            locs = evolve(locs, deck=tuple(new_deck), discard=flipped)
             return self._play_next(state, locs, a.to, a.seed, a.verb, events)
-        locs = replace(locs, deck=tuple(new_deck), discard=flipped[1:])
+        locs = evolve(locs, deck=tuple(new_deck), discard=flipped[1:])
         return self._play(state, locs, flipped[0], events)
 
     def _discard_active(self, state: ZunState, events: list[Event]) -> Locations:
@@ -481,7 +501,7 @@ class ZunRules:
         location = self.content.locations.get(locs.active)
         if location is not None:
             events.extend(_location_events(location, "discarded"))
-        return replace(locs, active=None, discard=(locs.active,) + locs.discard)
+        return evolve(locs, active=None, discard=(locs.active,) + locs.discard)
 
     def _play_next(self, state: ZunState, locs: Locations, to: str | None, seed: int | None,
                    verb: str, events: list[Event]) -> ZunState:
@@ -491,7 +511,7 @@ class ZunRules:
             if name not in locs.deck and name not in locs.discard:
                 raise RuleError(f"{verb}: {name} is not in this game's Location deck",
                                 rule="location deck")
-            locs = replace(locs, deck=tuple(n for n in locs.deck if n != name),
+            locs = evolve(locs, deck=tuple(n for n in locs.deck if n != name),
                            discard=tuple(n for n in locs.discard if n != name))
             return self._play(state, locs, name, events)
         if not locs.deck:
@@ -500,16 +520,16 @@ class ZunRules:
             # As with the rune deck: an empty deck is made again from the shuffled discard pile.
             pile = list(locs.discard)
             random.Random(_need_seed(seed, verb)).shuffle(pile)
-            locs = replace(locs, deck=tuple(pile), discard=())
+            locs = evolve(locs, deck=tuple(pile), discard=())
             events.append(event("zun.reshuffle"))
-        return self._play(state, replace(locs, deck=locs.deck[1:]), locs.deck[0], events)
+        return self._play(state, evolve(locs, deck=locs.deck[1:]), locs.deck[0], events)
 
     def _play(self, state: ZunState, locs: Locations, name: str, events: list[Event]) -> ZunState:
         events.append(event("zun.location_played", location=name))
         location = self.content.locations.get(name)
         if location is not None:
             events.extend(_location_events(location, "played"))
-        return replace(state, locations=replace(locs, active=name, since_round=state.round))
+        return evolve(state, locations=evolve(locs, active=name, since_round=state.round))
 
     def _tourist_rotation(self, state: ZunState, events: list[Event]) -> ZunState:
         """Tourist rules: at the end of every 3rd round the next Location in order is played."""
@@ -522,7 +542,7 @@ class ZunRules:
         events.append(event("zun.location_discarded", location=locs.active))
         # "Return discarded Locations to the bottom of the Location deck face-up".
         deck = locs.deck + (locs.active,)
-        return self._play(state, replace(locs, deck=deck[1:], active=None), deck[0], events)
+        return self._play(state, evolve(locs, deck=deck[1:], active=None), deck[0], events)
 
     def _locations_json(self, state: ZunState) -> dict[str, Any]:
         locs = state.locations
@@ -590,11 +610,11 @@ def _check_victory(state: ZunState, events: list[Event]) -> ZunState:
         return state
     if not sides:
         events.append(event("zun.draw"))
-        return replace(state, over=True, winner=None)
+        return evolve(state, over=True, winner=None)
     winner = sides.pop()
     assert winner is not None
     events.append(event("zun.team_wins" if state.teams else "zun.wins", name=winner))
-    return replace(state, over=True, winner=winner)
+    return evolve(state, over=True, winner=winner)
 
 
 def _result(state: ZunState) -> str:

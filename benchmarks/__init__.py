@@ -1,0 +1,1 @@
+"""Speed and memory figures, printed by ``python -m benchmarks.run``."""

@@ -1,0 +1,110 @@
+"""The ``runes`` command line, run as a person would: a real journal file, real output."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def runes(db: Path, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--db", str(db), *args], out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "journal.sqlite"
+
+
+def test_a_game_from_the_command_line(db: Path) -> None:
+    code, out, _ = runes(db, "new", "zun", "players=Ann,Bob,Cid,Dee",
+                         "teams=Red:Ann+Cid,Blue:Bob+Dee")
+    assert code == 0 and "Started game 1: Runes of Zun" in out
+    assert runes(db, "do", "damage", "Ann", "3")[1] == "Ann takes 3 damage: 12 → 9\n"
+    assert runes(db, "do", '{"action": "heal", "player": "Ann", "amount": 2}')[0] == 0
+    assert runes(db, "undo")[1] == "Undone: heal Ann 2\n"
+    assert runes(db, "redo")[1] == "Redone: heal Ann 2\n"
+    code, out, _ = runes(db, "state", "--json")
+    state = json.loads(out)
+    assert state["players"][0] == {**state["players"][0], "name": "Ann", "hp": 11,
+                                   "defeated": False, "team": "Red"}
+    assert (state["round"], state["turn"], state["phase"], state["winner"]) == (1, "Ann", "start",
+                                                                                None)
+
+
+def test_refusals_exit_1_with_the_rule_and_change_nothing(db: Path) -> None:
+    runes(db, "new", "zun", "players=Ann,Bob")
+    code, out, err = runes(db, "do", "heal", "Zed", "2")
+    assert (code, out) == (1, "")
+    assert err == "runes: no player called 'Zed' at the table (players: Ann, Bob)\n"
+    code, _, err = runes(db, "do", "damage", "Ann", "-3")
+    assert code == 1 and "AMOUNT must be a whole number of at least 1, got -3" in err
+    assert json.loads(runes(db, "state", "--json")[1])["revision"] == 0
+
+
+def test_log_games_resume_and_archive(db: Path) -> None:
+    runes(db, "new", "zun", "players=Ann,Bob", "--title", "first")
+    runes(db, "do", "damage", "Ann", "1")
+    runes(db, "new", "zun", "players=Cid,Dee")
+    assert "Cid" in runes(db, "state")[1]
+    code, out, _ = runes(db, "resume", "1")
+    assert code == 0 and "Resumed game 1" in out
+    assert "Ann takes 1 damage: 12 → 11" in runes(db, "log")[1]
+    games = json.loads(runes(db, "games", "--json")[1])
+    assert [g["id"] for g in games] == [1, 2] and games[0]["title"] == "first"
+    runes(db, "archive", "1")
+    assert [g["id"] for g in json.loads(runes(db, "games", "--json")[1])] == [2]
+    assert len(json.loads(runes(db, "games", "--all", "--json")[1])) == 2
+    assert "Cid" in runes(db, "state")[1]
+    assert runes(db, "--game", "1", "state", "--json")[0] == 0
+
+
+def test_no_game_yet_is_a_clear_message(db: Path) -> None:
+    code, _, err = runes(db, "state")
+    assert code == 1 and "no unfinished game" in err
+
+
+def test_replay_prints_the_final_state(tmp_path: Path, db: Path) -> None:
+    game = tmp_path / "game.txt"
+    game.write_text("# a duel\nzun players=Ann,Bob\ndamage Bob 5\n"
+                    '{"action": "heal", "player": "Bob", "amount": 1}\n\nnext\n')
+    code, out, _ = runes(db, "replay", str(game))
+    state = json.loads(out)
+    assert code == 0 and state["players"][1]["hp"] == 8 and state["phase"] == "action"
+    assert not db.exists() or json.loads(runes(db, "games", "--json")[1]) == []
+
+
+def test_replay_names_the_line_of_a_garbled_action(tmp_path: Path, db: Path) -> None:
+    game = tmp_path / "game.txt"
+    game.write_text("zun players=Ann,Bob\ndamage Bob 5\nhael Bob 2\n")
+    code, out, err = runes(db, "replay", str(game))
+    assert (code, out) == (1, "")
+    assert "line 3: 'hael Bob 2': unknown action 'hael' (did you mean heal?)" in err
+
+
+def test_replay_of_a_missing_file_is_a_usage_error(tmp_path: Path, db: Path) -> None:
+    code, _, err = runes(db, "replay", str(tmp_path / "nope.txt"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_actions_lists_every_verb_with_its_text_form(db: Path) -> None:
+    out = runes(db, "actions", "zun")[1]
+    assert "damage PLAYER AMOUNT [immune]" in out and "undo" in out
+
+
+def test_the_installed_entry_point_runs(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "companion", "--db", str(tmp_path / "j.sqlite"),
+                           "new", "zun", "players=Ann,Bob"], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "Started game 1" in done.stdout
