@@ -33,7 +33,7 @@ import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, dataclass_transform
 
 from .errors import ActionSyntaxError
 
@@ -195,11 +195,15 @@ class Action:
     def usage(cls) -> str:
         """The text form as a one-line pattern, e.g. ``damage PLAYER AMOUNT [immune]``."""
         parts = [cls.verb]
+        rest_taken = False  # after a list field takes every remaining word, only name=value
         for p in cls.params:
             if p.kind == "bool":
                 parts.append(f"[{p.name}]")
+            elif rest_taken:
+                parts.append(f"[{p.name}={p.placeholder}]")
             elif p.kind == "tuple":
                 parts.append(f"{p.placeholder}..." if p.required else f"[{p.placeholder}...]")
+                rest_taken = True
             elif p.required:
                 parts.append(p.placeholder)
             else:
@@ -270,6 +274,7 @@ def _param_for(name: str, hint: Any, default: Any) -> Param:
     raise TypeError(f"field {name}: type {hint!r} is not supported in actions")
 
 
+@dataclass_transform(frozen_default=True)
 def action(verb: str) -> Callable[[A], A]:
     """Class decorator: make ``cls`` a frozen action with the text verb ``verb``."""
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from companion.core.actions import Action, ActionSet, Positive, action
 from companion.core.errors import ActionSyntaxError
-from companion.games.zun.actions import ACTIONS, Damage, Heal, Scry
+from companion.games.zun.actions import ACTIONS, Damage, Heal, Scry, ZunSetup
 
 
 @action("demo")
@@ -53,6 +53,7 @@ def test_verbs_are_case_and_dash_insensitive() -> None:
 
 def test_usage_lines_are_derived_from_the_declaration() -> None:
     assert Damage.usage() == "damage PLAYER AMOUNT [immune]"
+    assert ZunSetup.usage().startswith("zun PLAYERS... [teams=TEAMS] [hp=HP]")
     assert Demo.usage() == "demo PLAYER AMOUNT [start|end] [NOTE] [loud] [REST...]"
 
 

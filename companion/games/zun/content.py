@@ -111,7 +111,7 @@ def _locations(data: Mapping[str, Any]) -> dict[str, Location]:
             if phase not in get_args(EffectPhase):
                 raise ContentError(f"{where}: unknown effect phase {phase!r}; use one of "
                                    + ", ".join(get_args(EffectPhase)))
-            effects.append(LocationEffect(content.require(effect, "timing", str, where), phase,  # type: ignore[arg-type]
+            effects.append(LocationEffect(content.require(effect, "timing", str, where), phase,
                                           content.require(effect, "text", str, where)))
         if name.casefold() in (n.casefold() for n in out):
             raise ContentError(f"{where}: two Locations share this name")

@@ -389,7 +389,7 @@ class ZunRules:
             out.append(event("zun.mulligan_reminder", player=p.name))
         location = self._active_location(state)
         if location is not None and state.phase.value in ("start", "end"):
-            out.extend(_location_events(location, state.phase.value))  # type: ignore[arg-type]
+            out.extend(_location_events(location, state.phase.value))
         return out
 
     def _mulligan(self, state: ZunState, a: Mulligan, events: list[Event]) -> ZunState:
