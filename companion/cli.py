@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.backup import backup, export_csv, export_game, import_game
 from companion.config import ConfigError, journal_path
 from companion.core.errors import CompanionError
 from companion.core.journal import Journal
@@ -162,6 +163,32 @@ class _Cli:
         session = replay_lines(text.splitlines(), source=self.args.file)
         print(json.dumps(session.to_json(), indent=2, ensure_ascii=False), file=self.out)
 
+    def export(self) -> None:
+        with self.journal() as journal:
+            game_id = self.args.id if self.args.id is not None else self.current(journal).game_id
+            assert game_id is not None
+            if self.args.csv:
+                export_csv(journal, game_id, self.out)
+            else:
+                print(json.dumps(export_game(journal, game_id), indent=2, ensure_ascii=False),
+                      file=self.out)
+
+    def import_(self) -> None:
+        try:
+            text = sys.stdin.read() if self.args.file == "-" else Path(self.args.file).read_text(
+                encoding="utf-8")
+            document = json.loads(text)
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            raise _UsageError(f"cannot read {self.args.file}: {e}") from None
+        with self.journal() as journal:
+            game_id = import_game(journal, document)
+        print(f"Imported as game {game_id}", file=self.out)
+
+    def backup(self) -> None:
+        with self.journal() as journal:
+            path = backup(journal, self.args.folder, self.args.keep)
+        print(f"Backed up to {path}", file=self.out)
+
     def actions(self) -> None:
         names = [self.args.rules] if self.args.rules else list(GAMES)
         for name in names:
@@ -214,6 +241,14 @@ def _parser() -> argparse.ArgumentParser:
     p = add("replay", "play a file of actions (a setup line, then one action per line, text "
             "or JSON) and print the final state as JSON; nothing is saved")
     p.add_argument("file", help="the file, or - for standard input")
+    p = add("export", "print a saved game as JSON (to import elsewhere) or its log as CSV")
+    p.add_argument("id", type=int, nargs="?", help="default: the current game")
+    p.add_argument("--csv", action="store_true", help="the log as CSV instead")
+    p = add("import", "save an exported game (JSON) as a new game")
+    p.add_argument("file", help="the file, or - for standard input")
+    p = add("backup", "copy the whole journal safely while it is in use, keeping the newest N")
+    p.add_argument("folder", type=Path)
+    p.add_argument("--keep", type=int, default=14, help="how many copies to keep (default 14)")
     p = add("actions", "list every action of a game, with its text form")
     p.add_argument("rules", metavar="GAME", nargs="?", choices=list(GAMES))
     return parser
@@ -224,7 +259,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout,
     args = _parser().parse_args(argv)
     cli = _Cli(args, out)
     try:
-        getattr(cli, args.command)()
+        getattr(cli, args.command.replace("import", "import_"))()
     except (_UsageError, ConfigError) as e:
         print(f"runes: {e}", file=err)
         return 2

@@ -108,3 +108,62 @@ def test_the_installed_entry_point_runs(tmp_path: Path) -> None:
                           cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "Started game 1" in done.stdout
+
+
+def test_export_and_import_make_the_same_game(tmp_path: Path, db: Path) -> None:
+    runes(db, "new", "zun", "players=Ann,Bob", "--title", "Friday")
+    for action in (["damage", "Bob", "5"], ["next"], ["heal", "Bob", "3"], ["undo"]):
+        runes(db, "do", *action)
+    code, exported, _ = runes(db, "export")
+    assert code == 0
+    (tmp_path / "game.json").write_text(exported)
+    other = tmp_path / "other.sqlite"
+    assert runes(other, "import", str(tmp_path / "game.json"))[1] == "Imported as game 1\n"
+    original = json.loads(runes(db, "state", "--json")[1])
+    copy = json.loads(runes(other, "state", "--json")[1])
+    assert {k: v for k, v in copy.items() if k != "game_id"} == {
+        k: v for k, v in original.items() if k != "game_id"}
+    assert runes(other, "redo")[1] == "Redone: heal Bob 3\n"  # the undone tail came along
+
+
+def test_import_refuses_a_broken_export_and_writes_nothing(tmp_path: Path, db: Path) -> None:
+    runes(db, "new", "zun", "players=Ann,Bob")
+    runes(db, "do", "damage", "Bob", "5")
+    document = json.loads(runes(db, "export")[1])
+    document["actions"][0]["player"] = "Zed"
+    (tmp_path / "bad.json").write_text(json.dumps(document))
+    other = tmp_path / "other.sqlite"
+    code, _, err = runes(other, "import", str(tmp_path / "bad.json"))
+    assert code == 1 and "action 1" in err and "no player called 'Zed'" in err
+    assert json.loads(runes(other, "games", "--json")[1]) == []
+    (tmp_path / "junk.json").write_text('{"format": "something else"}')
+    assert "not an exported game" in runes(other, "import", str(tmp_path / "junk.json"))[2]
+
+
+def test_the_log_exports_as_csv(db: Path) -> None:
+    import csv
+
+    runes(db, "new", "zun", "players=Ann,Bob")
+    runes(db, "do", "damage", "Bob", "5")
+    runes(db, "do", "next")
+    runes(db, "undo")
+    rows = list(csv.reader(io.StringIO(runes(db, "export", "--csv")[1])))
+    assert rows[0] == ["seq", "time", "action", "json", "events", "undone"]
+    assert rows[1][2] == "damage Bob 5" and rows[1][4] == "Bob takes 5 damage: 12 → 7"
+    assert rows[2][2] == "next" and rows[2][5] == "yes"
+
+
+def test_backups_are_consistent_copies_and_only_the_newest_are_kept(tmp_path: Path,
+                                                                    db: Path) -> None:
+    import time
+
+    runes(db, "new", "zun", "players=Ann,Bob")
+    runes(db, "do", "damage", "Bob", "5")
+    folder = tmp_path / "backups"
+    for _ in range(4):
+        assert runes(db, "backup", str(folder), "--keep", "2")[0] == 0
+        time.sleep(0.01)
+    copies = sorted(folder.glob("journal-*.sqlite"))
+    assert len(copies) == 2
+    state = json.loads(runes(copies[-1], "state", "--json")[1])
+    assert state["players"][1]["hp"] == 7

@@ -152,6 +152,26 @@ class Journal:
             assert cur.lastrowid is not None
             return cur.lastrowid
 
+    def insert_game(self, rules: str, setup: dict[str, Any], actions: Sequence[dict[str, Any]],
+                    times: Sequence[float], *, cursor: int, revision: int, title: str = "",
+                    finished: bool = False) -> int:
+        """Save a whole game at once (an import), in one transaction."""
+        now = self._clock()
+        with self._transaction() as db:
+            cur = db.execute(
+                "INSERT INTO games (rules, setup, title, status, cursor, revision, created, "
+                "updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (rules, json.dumps(setup, ensure_ascii=False), title,
+                 "finished" if finished else "active", cursor, revision, now, now),
+            )
+            assert cur.lastrowid is not None
+            db.executemany(
+                "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                [(cur.lastrowid, seq, json.dumps(a, ensure_ascii=False), at)
+                 for seq, (a, at) in enumerate(zip(actions, times), 1)],
+            )
+            return cur.lastrowid
+
     def append(
         self, game_id: int, seq: int, action: dict[str, Any], *, status: Status, revision: int
     ) -> None:
