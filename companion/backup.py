@@ -78,7 +78,7 @@ def import_game(journal: Journal, document: Any) -> int:
         raise ImportFailed(f"the export is incomplete or malformed: {e!r}") from None
     if not 0 <= cursor <= len(actions):
         raise ImportFailed(f"cursor {cursor} is outside the {len(actions)} actions")
-    probe = Session.new(game, setup)
+    probe: Session[Any] = Session.new(game, setup)
     for number, action in enumerate(actions, 1):
         try:
             probe.play(action)
