@@ -150,6 +150,12 @@ class PanelButton:
         if command is not None:
             self._host.send(command, self.device)
 
+    def close(self) -> None:
+        """Forget the press in progress: no repeat or long press may follow."""
+        with self._lock:
+            self._cancel_timer()
+            self._generation += 1
+
     def _cancel_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()

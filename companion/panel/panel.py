@@ -101,6 +101,8 @@ class ButtonPanel:
         if self._detach is not None:
             self._detach()
             self._detach = None
+        for control in self.buttons:
+            control.close()
         if self._devices:
             # Closing a Button stops its hold thread, which wakes only every 0.1 s:
             # one by one, a panel of twenty buttons would take two seconds to close.
