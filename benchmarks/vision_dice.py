@@ -10,6 +10,10 @@ of 1280×720 with 32 dice, on one core (OpenCV's own threads are switched off).
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core, as on the Pi: before NumPy loads
+
 import argparse
 import statistics
 import tempfile

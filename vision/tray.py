@@ -132,8 +132,9 @@ def foreground(frame: np.ndarray, tray: Tray | None = None, *, min_contrast: flo
     """Pixels that are not tray surface, the per-pixel colour difference behind that, and the
     difference above which a pixel counts as foreground in this frame.
 
-    The difference is a colour distance in Lab where getting darker counts half, so that
-    soft shadows stay background while dark dice on a light tray still stand out.
+    The difference is a colour distance in Lab, except that darkening by less than about
+    half counts for nothing: shadows stay background while dark dice on a light tray still
+    stand out.
     """
     lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
     if tray is not None and tray.empty is not None:
@@ -148,8 +149,10 @@ def foreground(frame: np.ndarray, tray: Tray | None = None, *, min_contrast: flo
     else:
         bg = _estimate_background(lab).astype(np.float32)
     d = lab.astype(np.float32) - bg
+    # Lightness in Lab units. A shadow darkens the tray by up to about half and keeps its
+    # hue; only darkening beyond that counts, so shadows stay tray and dark dice do not.
     dl = d[..., 0] / 2.55
-    dl = np.where(dl < 0, 0.5 * dl, dl)
+    dl = np.where(dl < 0, np.minimum(0.0, dl + 0.45 * bg[..., 0] / 2.55), dl)
     diff = cv2.sqrt(dl * dl + d[..., 1] ** 2 + d[..., 2] ** 2)
     t, _ = cv2.threshold(np.clip(diff, 0, 255).astype(np.uint8), 0, 255,
                          cv2.THRESH_BINARY + cv2.THRESH_OTSU)

@@ -38,9 +38,10 @@ log = logging.getLogger(__name__)
 
 CROP_MAX = 160
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
-_T = 16  # template side, pixels: one die side
-_W = 24  # search window side: one and a half die sides
-_BLUR = 0.8
+_T = 24  # template side, pixels: one die side
+_W = 36  # search window side: one and a half die sides
+_STEP = 2  # the template slides two pixels at a time (the blur covers the pixel between)
+_BLUR = 0.7
 
 
 class FaceFolderError(CompanionError, ValueError):
@@ -151,7 +152,9 @@ class TaughtFaces:
 
     def __call__(self, crop: np.ndarray, mask: np.ndarray, side: float) -> FaceRead:
         window, to_crop = _window(crop, mask, side)
-        patches = sliding_window_view(window, (_T, _T)).reshape(-1, _T * _T)
+        views = sliding_window_view(window, (_T, _T))[::_STEP, ::_STEP]
+        n = views.shape[0]
+        patches = views.reshape(-1, _T * _T)
         scores = _normalise(patches) @ self._templates.T  # shifts × templates
         per_face = np.full(len(self.names), -1.0)
         where = np.zeros(len(self.names), int)
@@ -161,8 +164,8 @@ class TaughtFaces:
             per_face[i], where[i] = cols[best], best[0]
         order = np.argsort(per_face)[::-1]
         best, second = per_face[order[0]], per_face[order[1]] if len(order) > 1 else 0.0
-        n = _W - _T + 1
-        u, v = where[order[0]] % n + _T / 2, where[order[0]] // n + _T / 2
+        u = where[order[0]] % n * _STEP + _T / 2
+        v = where[order[0]] // n * _STEP + _T / 2
         cx, cy = to_crop @ np.array([u, v, 1.0])
         confidence = float(np.clip((best - 0.3) / 0.4, 0, 1) * np.clip((best - second) / 0.15, 0, 1))
         marks = 0 if best < 0.25 else 1

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from vision.dice.find import DieRegion, find_dice
@@ -15,6 +16,7 @@ from vision.tray import Tray
 __all__ = ["UNKNOWN", "DiceReader", "DiceReading", "Die", "FaceReader"]
 
 UNKNOWN = "unknown"
+READ_SIDE = 56.0
 
 
 class FaceReader(Protocol):
@@ -95,12 +97,19 @@ class DiceReader:
 
     def _read(self, frame: np.ndarray, region: DieRegion) -> Die | None:
         x, y, w, h = region.box
-        crop = frame[y:y + h, x:x + w]
-        read = self._read_face(crop, region.mask, region.side)
+        crop, mask = frame[y:y + h, x:x + w], region.mask
+        # Faces are read at about READ_SIDE pixels a side: enough for pips and symbols,
+        # and the cost per die no longer grows with the camera's resolution.
+        f = min(1.0, READ_SIDE / region.side)
+        if f < 1.0:
+            size = (max(1, round(w * f)), max(1, round(h * f)))
+            crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
+            mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+        read = self._read_face(crop, mask, region.side * f)
         if read.face == UNKNOWN and read.marks == 0:
             return None  # no mark at all: a blank blob, not a die
         half = region.side / 2
-        cx, cy = read.centre
+        cx, cy = read.centre[0] / f, read.centre[1] / f
         x0, y0 = max(0.0, cx - half), max(0.0, cy - half)
         x1, y1 = min(float(w), cx + half), min(float(h), cy + half)
         box = (int(round(x + x0)), int(round(y + y0)), int(round(x1 - x0)), int(round(y1 - y0)))

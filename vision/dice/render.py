@@ -145,6 +145,13 @@ _CUBE_FACES = {
 }
 
 
+def _contrast(body: tuple[int, int, int], tray: np.ndarray) -> float:
+    """Colour distance (Lab) between a die body and a tray surface."""
+    a = cv2.cvtColor(np.uint8([[body]]), cv2.COLOR_BGR2LAB).astype(float)[0, 0]
+    b = cv2.cvtColor(tray, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(float).mean(0)
+    return float(np.linalg.norm((a - b) * [1 / 2.55, 1, 1]))
+
+
 def _side_faces(top: str, kind: Literal["pips", "runes"], rng: np.random.Generator) -> list[str]:
     if kind == "pips":
         value = int(top)
@@ -192,7 +199,15 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
     count = int(rng.integers(1, 13)) if count is None else count
     faces = faces or (PIP_FACES if kind == "pips" else RUNE_FACES)
     style = style or DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
-    surface = surface or BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
+    for _ in range(100):
+        # The reader assumes dice that stand out from the tray, as anyone would choose.
+        # (A surface's colour comes first from its own generator, whatever the size.)
+        pick = surface or BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
+        surface_seed = int(rng.integers(2**31))
+        if surface or _contrast(style.body, background(
+                pick, 64, 64, np.random.default_rng(surface_seed))) >= 45:
+            break
+    surface = pick
     tilt = float(rng.uniform(0, 30)) if tilt is None else tilt
     die_px = float(rng.uniform(45, 75)) * width / 1280 if die_px is None else die_px
     side = 16.0
@@ -230,7 +245,8 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
             continue
         placed.append((x, y, yaw))
 
-    image = background(surface, width, height, rng).astype(np.float32)
+    image = background(surface, width, height,
+                       np.random.default_rng(surface_seed)).astype(np.float32)
     light = np.array([rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 1.0])
     light /= np.linalg.norm(light)
     ambient = rng.uniform(0.55, 0.7)
