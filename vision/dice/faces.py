@@ -48,18 +48,27 @@ class FaceFolderError(CompanionError, ValueError):
     """A face folder that cannot teach anything: missing, empty, or no face readable."""
 
 
-def _ink(crop: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
-    """Distance from the die's body colour, 0 on the body and about 1 on the marks."""
-    pixels = crop.reshape(-1, 3) if mask is None else crop[mask > 0]
-    if len(pixels) == 0:
-        return np.zeros(crop.shape[:2], np.float32)
-    body = np.median(pixels, 0).astype(np.float32)
-    dist = np.sqrt(((crop.astype(np.float32) - body) ** 2).sum(2))
-    top = float(np.percentile(dist if mask is None else dist[mask > 0], 98))
-    ink = np.clip(dist / max(top, 20.0), 0, 1)
+def _ink(crop: np.ndarray, mask: np.ndarray | None, side: float | None = None) -> np.ndarray:
+    """The face's marks, 0 on the plain body and about 1 on a mark.
+
+    Marks are what a black-hat (or, for light marks on a dark die, a top-hat) transform
+    keeps: details narrower than a die that contrast with the body around them. Broad
+    shading, such as a side face in the shade, is not a mark.
+    """
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    values = gray.ravel() if mask is None else gray[mask > 0]
+    if values.size == 0:
+        return np.zeros(gray.shape, np.float32)
+    lo, mid, hi = np.percentile(values, (2, 50, 98))
+    dark = mid - lo >= hi - mid
+    k = max(5, int(0.6 * (side or min(gray.shape))) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    response = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, kernel,
+                                borderType=cv2.BORDER_REPLICATE).astype(np.float32)
     if mask is not None:
-        ink[mask == 0] = 0
-    return ink
+        response[cv2.erode(mask, np.ones((3, 3), np.uint8)) == 0] = 0
+    top = float(np.percentile(response if mask is None else response[mask > 0], 98))
+    return np.clip(response / max(top, 20.0), 0, 1)
 
 
 def _window(crop: np.ndarray, mask: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
@@ -76,7 +85,7 @@ def _window(crop: np.ndarray, mask: np.ndarray, side: float) -> tuple[np.ndarray
     # window (u, v) -> crop (x, y), centred on the body, rotated by the body's angle
     to_crop = np.array([[c, -s, cx - c * _W / 2 + s * _W / 2],
                         [s, c, cy - s * _W / 2 - c * _W / 2]], np.float32)
-    ink = _ink(crop, mask)
+    ink = _ink(crop, mask, side)
     small = cv2.GaussianBlur(ink, (0, 0), 0.5 * scale) if scale > 1.5 else ink
     window = cv2.warpAffine(small, to_crop, (_W, _W), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -167,7 +176,7 @@ class TaughtFaces:
         u = where[order[0]] % n * _STEP + _T / 2
         v = where[order[0]] // n * _STEP + _T / 2
         cx, cy = to_crop @ np.array([u, v, 1.0])
-        confidence = float(np.clip((best - 0.3) / 0.4, 0, 1) * np.clip((best - second) / 0.15, 0, 1))
+        confidence = float(np.clip((best - 0.25) / 0.35, 0, 1) * np.clip((best - second) / 0.1, 0, 1))
         marks = 0 if best < 0.25 else 1
         face = self.names[order[0]] if confidence >= self.threshold else "unknown"
         return FaceRead(face, confidence, (float(cx), float(cy)), marks)
