@@ -36,7 +36,7 @@ Sample = tuple[np.ndarray, list[Labelled]]
 
 
 def webcam_set(folder: Path = WEBCAM) -> Iterator[Sample]:
-    for path in sorted(folder.glob("*/*.jpg")):
+    for path in sorted(folder.rglob("*.jpg")):
         image = cv2.imread(str(path))
         h, w = image.shape[:2]
         yield image, read_yolo(path.with_suffix(".txt"), w, h, PIP_NAMES)

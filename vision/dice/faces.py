@@ -183,8 +183,8 @@ class TaughtFaces:
 
 
 def teach(photos: Iterable[str | Path], face: str, folder: str | Path) -> list[Path]:
-    """Cut the dice out of photos of one face into ``folder/face/``, ready for
-    :meth:`TaughtFaces.load`. Returns the files written (none if no die was found)."""
+    """Cut the dice out of photos of one face into ``folder/face/`` (one die, with some tray
+    around it, per file), ready for :meth:`TaughtFaces.load`. Returns the files written."""
     out_dir = Path(folder) / face
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -194,15 +194,12 @@ def teach(photos: Iterable[str | Path], face: str, folder: str | Path) -> list[P
             log.warning("%s: not an image, skipped", photo)
             continue
         for n, region in enumerate(find_dice(image)):
+            # Each die with the tray around it, so that it is found again exactly as in a photo.
             x, y, w, h = region.box
-            crop = image[y:y + h, x:x + w]
-            contours, _ = cv2.findContours(region.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            (cx, cy), _, angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-            size = 96
-            m = cv2.getRotationMatrix2D((cx, cy), angle, size / region.side)
-            m[:, 2] += np.array([size / 2 - cx, size / 2 - cy])
-            face_img = cv2.warpAffine(crop, m, (size, size), borderMode=cv2.BORDER_REPLICATE)
+            cx, cy, half = x + w / 2, y + h / 2, 1.1 * max(w, h)
+            x0, y0 = max(0, int(cx - half)), max(0, int(cy - half))
+            x1, y1 = min(image.shape[1], int(cx + half)), min(image.shape[0], int(cy + half))
             path = out_dir / f"{photo.stem}-{n}.png"
-            cv2.imwrite(str(path), face_img)
+            cv2.imwrite(str(path), image[y0:y1, x0:x1])
             written.append(path)
     return written

@@ -68,12 +68,13 @@ def _typical_area(contours: list[np.ndarray], min_area: float) -> float | None:
         if area < min_area:
             continue
         solidity, aspect = _squareness(c)
-        if solidity > 0.85 and aspect > 0.6:
+        if solidity > 0.85 and aspect > 0.7:
             single.append(area)
     if not single:
         return None
     single.sort()
-    # The dice are most of the solid square blobs; the median is one of them.
+    # The dice are most of the solid square blobs; the median is one of them. Two dice side
+    # by side are a 2:1 oblong, kept out by the aspect ratio even when seen at an angle.
     return float(single[len(single) // 2])
 
 
