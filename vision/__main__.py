@@ -1,0 +1,5 @@
+import sys
+
+from vision.cli import main
+
+sys.exit(main())

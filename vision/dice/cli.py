@@ -1,0 +1,214 @@
+"""The dice commands of ``runes-vision``: ``dice``, ``teach``, ``watch``, ``calibrate``,
+``markers`` and ``render``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.config import ConfigError
+from vision.dice.faces import FaceFolderError, TaughtFaces, teach
+from vision.dice.reader import DiceReader, DiceReading
+from vision.dice.render import RUNE_FACES, write_face_folder, write_scene_set
+from vision.overlay import draw_overlay
+from vision.settle import Settler, settled_stream
+from vision.settings import load_settings
+from vision.sources import open_source
+from vision.tray import CalibrationError, Tray, calibrate, marker_sheet
+
+__all__ = ["make_reader", "overlay", "register"]
+
+log = logging.getLogger(__name__)
+
+
+def make_reader(faces: str = "pips", tray: str = "", threshold: float = 0.5) -> DiceReader:
+    """A reader for ``faces`` (``"pips"`` or a face folder) with an optional tray file."""
+    calibration = Tray.load(tray) if tray else None
+    if faces == "pips":
+        reader = DiceReader(tray=calibration, threshold=threshold)
+    else:
+        reader = DiceReader(TaughtFaces.load(faces, threshold=threshold), tray=calibration,
+                            threshold=threshold)
+    reader.read(np.full((64, 64, 3), 128, np.uint8))  # OpenCV's first call sets up its kernels
+    return reader
+
+
+def overlay(frame: Any, reading: DiceReading, width: int = 960) -> Any:
+    title = "  ".join(f"{face} x{n}" for face, n in reading.counts.items()) or "no dice"
+    return draw_overlay(frame, [(d.face, d.box, d.confidence) for d in reading.dice], title,
+                        width=width)
+
+
+def _cmd_dice(args: argparse.Namespace) -> int:
+    try:
+        reader = make_reader(args.faces, args.tray or "", args.threshold)
+    except (FaceFolderError, CalibrationError) as e:
+        print(f"runes-vision dice: {e}", file=sys.stderr)
+        return 2
+    if args.overlay:
+        Path(args.overlay).mkdir(parents=True, exist_ok=True)
+    status = 0
+    for name in args.images:
+        result: dict[str, Any] = {"image": name}
+        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        if frame is None:
+            why = "no such file" if not Path(name).exists() else "not an image OpenCV can read"
+            print(f"runes-vision dice: {name}: {why}", file=sys.stderr)
+            result.update(dice=[], counts={}, ms=0.0, error=why)
+            status = 1
+        else:
+            start = time.perf_counter()
+            view = reader.tray.view(frame) if reader.tray else frame
+            reading = reader.read(view)
+            result.update(reading.to_json(), ms=round((time.perf_counter() - start) * 1000, 1))
+            if args.overlay:
+                cv2.imwrite(str(Path(args.overlay) / (Path(name).stem + ".overlay.jpg")),
+                            overlay(view, reading))
+        if args.json:
+            print(json.dumps(result), flush=True)
+        elif "error" not in result:
+            counts = ", ".join(f"{n}×{face}" for face, n in result["counts"].items()) or "no dice"
+            print(f"{name}: {counts} ({result['ms']} ms)", flush=True)
+    return status
+
+
+def _cmd_teach(args: argparse.Namespace) -> int:
+    written = teach(args.photos, args.face, args.out)
+    print(f"{len(written)} face(s) of {args.face!r} written to {Path(args.out) / args.face}")
+    return 0 if written else 1
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    from vision.publish import VisionPublisher
+
+    try:
+        camera, settings = load_settings(args.config)
+        reader = make_reader(args.faces or settings.faces, settings.tray if args.tray is None
+                             else args.tray, settings.threshold)
+        source = open_source(args.source or camera.source, width=camera.width, height=camera.height,
+                             retry=camera.retry, fps=args.fps)
+    except (ConfigError, FaceFolderError, CalibrationError, FileNotFoundError, ValueError) as e:
+        print(f"runes-vision watch: {e}", file=sys.stderr)
+        return 2
+    publisher = None
+    if args.publish:
+        publisher = VisionPublisher(settings.table, settings.broker_host, settings.broker_port)
+        publisher.start()
+    settler: Settler[DiceReading] = Settler(args.frames or settings.settle_frames, settings.motion)
+    frames = (reader.tray.view(f) if reader.tray else f for f in source.frames())
+    try:
+        for settled in settled_stream(frames, reader.read, settler):
+            reading = settled.reading
+            line = {"frame": settled.index, **reading.to_json()}
+            print(json.dumps(line), flush=True)
+            if publisher is not None:
+                picture = overlay(settled.frame, reading, settings.overlay_width) \
+                    if settings.overlay else None
+                publisher.publish("dice", reading.to_json(), size=reading.size, overlay=picture,
+                                  quality=settings.overlay_quality)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        source.close()
+        if publisher is not None:
+            publisher.stop()
+    return 0
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if frame is None:
+        print(f"runes-vision calibrate: {args.image}: not an image", file=sys.stderr)
+        return 2
+    try:
+        tray = calibrate(frame, empty=not args.no_empty)
+    except CalibrationError as e:
+        print(f"runes-vision calibrate: {e}", file=sys.stderr)
+        return 1
+    tray.save(args.out)
+    kind = "markers found, top-down view" if tray.homography is not None else "no markers"
+    print(f"{args.out}: {kind}" + (", empty tray saved" if tray.empty is not None else ""))
+    return 0
+
+
+def _cmd_markers(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for i, marker in enumerate(marker_sheet(args.size)):
+        cv2.imwrite(str(out / f"tray-marker-{i}.png"), marker)
+    print(f"4 markers written to {out} (ids 0-3: top-left, top-right, bottom-right, bottom-left)")
+    return 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    if args.faces_folder:
+        write_face_folder(args.out, args.seed, faces=RUNE_FACES, photos=args.count)
+        print(f"face folder written to {args.out}")
+        return 0
+    paths = write_scene_set(args.out, range(args.seed, args.seed + args.count), kind=args.kind,
+                            width=args.width, height=args.height, count=args.dice)
+    print(f"{len(paths)} images and labels.json written to {args.out}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    faces_help = "pips (built in) or a face folder with one subfolder per face"
+
+    p = sub.add_parser("dice", help="read the dice in photos")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--faces", default="pips", help=faces_help)
+    p.add_argument("--json", action="store_true", help="one JSON object per image")
+    p.add_argument("--tray", help="a tray calibration file (from `calibrate`)")
+    p.add_argument("--threshold", type=float, default=0.5,
+                   help="confidence below which a die is unknown (default 0.5)")
+    p.add_argument("--overlay", metavar="DIR", help="also write the overlay images here")
+    p.set_defaults(run=_cmd_dice)
+
+    p = sub.add_parser("teach", help="cut the dice out of photos of one face into a face folder")
+    p.add_argument("photos", nargs="+", metavar="PHOTO")
+    p.add_argument("--face", required=True, help="the face's name, such as hammer")
+    p.add_argument("--out", required=True, metavar="DIR", help="the face folder")
+    p.set_defaults(run=_cmd_teach)
+
+    p = sub.add_parser("watch", help="print (and publish) settled rolls from a camera or replay")
+    p.add_argument("--source", help="usb, usb:N, pi, or a folder of images / a video "
+                                    "(default: [camera] source)")
+    p.add_argument("--faces", help=faces_help + " (default: [vision] faces)")
+    p.add_argument("--tray", help="a tray calibration file (default: [vision] tray)")
+    p.add_argument("--frames", type=int, help="agreeing still frames to settle")
+    p.add_argument("--fps", type=float, help="pace a replay at this rate")
+    p.add_argument("--publish", action="store_true", help="publish to MQTT ([vision] broker)")
+    p.add_argument("--config", help="the settings file (default: the companion's)")
+    p.set_defaults(run=_cmd_watch)
+
+    p = sub.add_parser("calibrate", help="calibrate the tray from a photo (ArUco markers, empty tray)")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--out", default="tray.json", help="the calibration file to write")
+    p.add_argument("--no-empty", action="store_true", help="the photo has dice in it: keep no "
+                                                           "empty-tray picture")
+    p.set_defaults(run=_cmd_calibrate)
+
+    p = sub.add_parser("markers", help="write the four tray-corner markers to print")
+    p.add_argument("out", metavar="DIR")
+    p.add_argument("--size", type=int, default=400, help="marker side in pixels")
+    p.set_defaults(run=_cmd_markers)
+
+    p = sub.add_parser("render", help="render labelled synthetic photos of dice (or a face folder)")
+    p.add_argument("out", metavar="DIR")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--count", type=int, default=10, help="images (or photos per face)")
+    p.add_argument("--dice", type=int, help="dice per image (default: random)")
+    p.add_argument("--kind", choices=("pips", "runes"), default="pips")
+    p.add_argument("--width", type=int, default=1280)
+    p.add_argument("--height", type=int, default=720)
+    p.add_argument("--faces-folder", action="store_true",
+                   help="write a face folder of Runecast faces instead")
+    p.set_defaults(run=_cmd_render)

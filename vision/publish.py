@@ -1,0 +1,97 @@
+"""Settled readings to MQTT: ``runes/<table>/vision/<kind>`` (``dice``, ``card``).
+
+One JSON message per settled reading, not retained (a reading is an event: the companion
+turns it into a roll once the players confirm). It carries the reading's own JSON (for dice:
+``counts`` and ``dice``), a sequence number, the time, the frame size and, unless switched
+off, the confirmation overlay as a base64 JPEG in ``overlay_jpeg``. The overlay travels
+inside the message rather than on a topic of its own so that a reading and its picture can
+never be paired wrongly; at 960 px wide it is some 60-120 kB, nothing for a LAN broker.
+
+The process's presence is ``runes/<table>/vision/status``: ``online`` (retained) once
+connected, ``offline`` as the last will. The broker being away is logged and retried by
+paho's own reconnect loop; readings published meanwhile are queued by paho (QoS 1).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import time
+from typing import Any
+
+import numpy as np
+import paho.mqtt.client as mqtt
+
+from vision.overlay import encode_jpeg
+
+__all__ = ["SCHEMA", "VisionPublisher", "reading_payload"]
+
+log = logging.getLogger(__name__)
+
+SCHEMA = 1
+
+
+def reading_payload(reading: dict[str, Any], *, seq: int, size: tuple[int, int],
+                    overlay: np.ndarray | None = None, quality: int = 80,
+                    when: float | None = None) -> dict[str, Any]:
+    """The message for one settled reading (``reading`` is the reading's JSON form)."""
+    payload: dict[str, Any] = {"schema": SCHEMA, "seq": seq,
+                               "time": round(time.time() if when is None else when, 3),
+                               "size": list(size), **reading}
+    if overlay is not None:
+        payload["overlay_jpeg"] = base64.b64encode(encode_jpeg(overlay, quality)).decode("ascii")
+    return payload
+
+
+class VisionPublisher:
+    """Publishes settled readings for one table; connect with :meth:`start`."""
+
+    def __init__(self, table: str, host: str = "localhost", port: int = 1883, *,
+                 client_id: str = "", keepalive: int = 30) -> None:
+        self.table = table
+        self.host, self.port, self.keepalive = host, port, keepalive
+        self.status_topic = f"runes/{table}/vision/status"
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+        self.client.will_set(self.status_topic, "offline", qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.connected = False
+        self._seq = 0
+
+    def topic(self, kind: str) -> str:
+        return f"runes/{self.table}/vision/{kind}"
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("broker %s:%s refused the connection: %s", self.host, self.port, reason)
+            return
+        self.connected = True
+        client.publish(self.status_topic, "online", qos=1, retain=True)
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        if self.connected:
+            log.warning("lost the broker %s:%s (%s); reconnecting", self.host, self.port, reason)
+        self.connected = False
+
+    def start(self) -> None:
+        """Connect in the background (a broker that is down is retried, not an error)."""
+        self.client.connect_async(self.host, self.port, self.keepalive)
+        self.client.loop_start()
+
+    def publish(self, kind: str, reading: dict[str, Any], *, size: tuple[int, int],
+                overlay: np.ndarray | None = None, quality: int = 80) -> dict[str, Any]:
+        """Publish one settled reading on ``vision/<kind>``; returns the message sent."""
+        self._seq += 1
+        payload = reading_payload(reading, seq=self._seq, size=size, overlay=overlay, quality=quality)
+        self.client.publish(self.topic(kind), json.dumps(payload), qos=1)
+        return payload
+
+    def stop(self) -> None:
+        """Say ``offline``, and disconnect."""
+        if self.connected:
+            self.client.publish(self.status_topic, "offline", qos=1, retain=True).wait_for_publish(2)
+        self.client.disconnect()
+        self.client.loop_stop()

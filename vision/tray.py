@@ -1,0 +1,161 @@
+"""The tray under the camera: what is background, and (optionally) how to see it top-down.
+
+With no calibration at all the pipeline assumes a plain surface that contrasts with the
+dice: the background is estimated from the frame itself, as the colour that dominates each
+neighbourhood (a median over a coarse grid, which a few dice cannot move). Two optional
+calibrations make it sturdier:
+
+* **ArUco markers** (``DICT_4X4_50``, ids 0-3) stuck at the tray's corners, clockwise from
+  top-left: the frame is warped to a top-down view of the tray, so dice are squares and
+  everything outside the tray (cables, hands, the table) is cut away.
+* **The empty tray**: a photo of the tray with no dice. Foreground is then whatever differs
+  from it, so a patterned or uneven tray works too.
+
+A :class:`Tray` is saved as a small JSON file (the homography and output size) beside a PNG
+of the empty tray, and loaded by ``[vision] tray = "…"`` in the settings file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.core.errors import CompanionError
+
+__all__ = ["ARUCO_DICTIONARY", "CalibrationError", "Tray", "calibrate", "foreground", "marker_sheet"]
+
+ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+_CORNER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
+
+
+class CalibrationError(CompanionError, ValueError):
+    """The calibration image or file cannot be used (markers missing, unreadable file...)."""
+
+
+@dataclass(frozen=True)
+class Tray:
+    """An optional top-down warp and an optional empty-tray image (in the warped view)."""
+
+    homography: np.ndarray | None = None
+    size: tuple[int, int] | None = None
+    empty: np.ndarray | None = None
+
+    def view(self, frame: np.ndarray) -> np.ndarray:
+        """The frame as the pipeline sees it: warped top-down if calibrated, else as is."""
+        if self.homography is None or self.size is None:
+            return frame
+        return cv2.warpPerspective(frame, self.homography, self.size, flags=cv2.INTER_LINEAR)
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        data: dict[str, object] = {}
+        if self.homography is not None and self.size is not None:
+            data["homography"] = self.homography.tolist()
+            data["size"] = list(self.size)
+        if self.empty is not None:
+            empty = path.with_suffix(".empty.png")
+            cv2.imwrite(str(empty), self.empty)
+            data["empty"] = empty.name
+        path.write_text(json.dumps(data, indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Tray:
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text())
+            homography = np.array(data["homography"], float) if "homography" in data else None
+            size = tuple(int(v) for v in data["size"]) if "size" in data else None
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise CalibrationError(f"{path}: not a tray calibration ({e})") from e
+        if homography is not None and homography.shape != (3, 3):
+            raise CalibrationError(f"{path}: the homography must be 3×3")
+        empty = None
+        if "empty" in data:
+            empty = cv2.imread(str(path.parent / data["empty"]), cv2.IMREAD_COLOR)
+            if empty is None:
+                raise CalibrationError(f"{path}: cannot read the empty-tray image {data['empty']!r}")
+        return cls(homography, size, empty)  # type: ignore[arg-type]
+
+
+def marker_sheet(side: int = 200) -> list[np.ndarray]:
+    """The four corner markers as images, to print and stick at the tray's corners."""
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+    return [cv2.copyMakeBorder(cv2.aruco.generateImageMarker(dictionary, i, side), side // 5,
+                               side // 5, side // 5, side // 5, cv2.BORDER_CONSTANT, value=255)
+            for i in _CORNER_IDS]
+
+
+def calibrate(frame: np.ndarray, *, empty: bool = True, width: int = 960) -> Tray:
+    """A tray from a frame showing the four corner markers (and, with ``empty``, no dice).
+
+    The warp maps the markers' inner corners to the corners of a ``width``-wide view with
+    the tray's aspect ratio. A frame with no markers gives an empty-tray calibration only.
+    """
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY),
+                                       cv2.aruco.DetectorParameters())
+    corners, ids, _ = detector.detectMarkers(frame)
+    found = {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners)} if ids is not None else {}
+    if not found:
+        return Tray(empty=frame.copy() if empty else None)
+    missing = [i for i in _CORNER_IDS if i not in found]
+    if missing:
+        raise CalibrationError(f"tray markers {missing} not found (found {sorted(found)}): "
+                               "all four corners must be visible")
+    # The corner of each marker that points into the tray: marker i's corner i+2 (mod 4).
+    inner = np.array([found[i][(i + 2) % 4] for i in _CORNER_IDS], np.float32)
+    w_top, w_bottom = np.linalg.norm(inner[1] - inner[0]), np.linalg.norm(inner[2] - inner[3])
+    h_left, h_right = np.linalg.norm(inner[3] - inner[0]), np.linalg.norm(inner[2] - inner[1])
+    aspect = (h_left + h_right) / max(w_top + w_bottom, 1e-6)
+    size = (int(width), max(16, int(round(width * aspect))))
+    target = np.float32([[0, 0], [size[0] - 1, 0], [size[0] - 1, size[1] - 1], [0, size[1] - 1]])
+    homography = cv2.getPerspectiveTransform(inner, target)
+    warped = cv2.warpPerspective(frame, homography, size)
+    return Tray(homography, size, warped if empty else None)
+
+
+def _estimate_background(lab: np.ndarray) -> np.ndarray:
+    """The surface colour at every pixel: a median over a coarse grid, smoothed up."""
+    h, w = lab.shape[:2]
+    cell = max(4, min(h, w) // 40)
+    small = cv2.resize(lab, (max(3, w // cell), max(3, h // cell)), interpolation=cv2.INTER_AREA)
+    k = max(3, (min(small.shape[:2]) // 2) | 1)
+    smooth = cv2.medianBlur(small, k)
+    return cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def foreground(frame: np.ndarray, tray: Tray | None = None, *, min_contrast: float = 10.0
+               ) -> tuple[np.ndarray, np.ndarray, float]:
+    """Pixels that are not tray surface, the per-pixel colour difference behind that, and the
+    difference above which a pixel counts as foreground in this frame.
+
+    The difference is a colour distance in Lab, except that darkening by less than about
+    half counts for nothing: shadows stay background while dark dice on a light tray still
+    stand out.
+    """
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    if tray is not None and tray.empty is not None:
+        empty = tray.empty
+        if empty.shape[:2] != frame.shape[:2]:
+            empty = cv2.resize(empty, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_AREA)
+        bg = cv2.cvtColor(empty, cv2.COLOR_BGR2LAB)
+        # The light changes between calibration and play: match the overall brightness.
+        gain = np.median(lab[..., 0]) / max(1.0, float(np.median(bg[..., 0])))
+        bg = bg.astype(np.float32)
+        bg[..., 0] *= gain
+    else:
+        bg = _estimate_background(lab).astype(np.float32)
+    d = lab.astype(np.float32) - bg
+    # Lightness in Lab units. A shadow darkens the tray by up to about half and keeps its
+    # hue; only darkening beyond that counts, so shadows stay tray and dark dice do not.
+    dl = d[..., 0] / 2.55
+    dl = np.where(dl < 0, np.minimum(0.0, dl + 0.45 * bg[..., 0] / 2.55), dl)
+    diff = cv2.sqrt(dl * dl + d[..., 1] ** 2 + d[..., 2] ** 2)
+    t, _ = cv2.threshold(np.clip(diff, 0, 255).astype(np.uint8), 0, 255,
+                         cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level = float(np.clip(0.8 * t, min_contrast, 3 * min_contrast))
+    mask = (diff > level).astype(np.uint8) * 255
+    return mask, diff, level
