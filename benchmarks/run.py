@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-AREAS = ("core",)
+AREAS = ("core", "vision_dice")
 
 
 def main() -> None:
