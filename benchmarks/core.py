@@ -6,9 +6,11 @@ one transaction per action), and replay above 100,000 actions/s.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from companion.core.actions import Action
@@ -68,11 +70,14 @@ def replay(length: int = 10_000, rounds: int = 5) -> dict[str, float]:
             "resume_from_journal_actions_per_s": length / best_resume}
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--length", type=int, default=10_000, help="actions in the replayed game")
+    args = parser.parse_args(argv)
     j = journaled_action()
     print(f"core: journaled action   median {j['median_ms']:.3f} ms   p99 {j['p99_ms']:.3f} ms"
           f"   (goal p99 < 2 ms)")
-    r = replay()
+    r = replay(args.length)
     print(f"core: replay {r['actions']} actions   {r['replay_actions_per_s']:,.0f} actions/s"
           f"   (goal > 100,000/s)")
     print(f"core: resume from journal (parse JSON + replay)   "

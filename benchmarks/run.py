@@ -1,5 +1,8 @@
 """Run every benchmark and print its figures: ``python -m benchmarks.run [AREA ...]``.
 
+Each area is a module here with ``main(argv)`` that parses its own options (see
+``python -m benchmarks.AREA --help``); this runner gives each its defaults.
+
 Figures are for comparison within one run on one machine; these machines are noisy, so the
 goals are checked here, by a person reading them, not by timed unit tests.
 """
@@ -21,7 +24,7 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown area {unknown[0]!r}; the areas are: {', '.join(AREAS)}")
     for area in areas:
-        importlib.import_module(f"benchmarks.{area}").main()
+        importlib.import_module(f"benchmarks.{area}").main([])
 
 
 if __name__ == "__main__":
