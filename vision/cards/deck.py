@@ -37,10 +37,10 @@ __all__ = ["Deck", "DeckError", "Match", "SIZE", "signature", "IMAGE_SUFFIXES"]
 
 log = logging.getLogger(__name__)
 
-SIZE = (72, 104)
+SIZE = (96, 136)
 """Rectified card size (w, h) for comparing: a playing card's proportions."""
 
-CELL = 6
+CELL = 8
 """Cell size in rectified pixels: 12 x 17 cells."""
 
 MARGIN = 0.03
@@ -280,11 +280,20 @@ class Deck:
         return (0.25 + spread).astype(np.float32)
 
     def _check_duplicates(self) -> None:
+        """Warn of two names whose photos show the same card.
+
+        Two photos of one card differ a little everywhere (light, focus); two cards
+        that differ only in a rune are alike everywhere but there, where they differ
+        fully. So: alike overall, and no cell wholly different.
+        """
         for i, name in enumerate(self.names):
             for sig in self._sigs[self._owner == i]:
                 d = self._distances(np.stack([sig, _turned(sig)]))
-                likeness = 1.0 - (d @ self._weights).min(axis=0) / (CAP * float(self._weights.sum()))
-                for j in np.unique(self._owner[(likeness >= SAME_CARD) & (self._owner > i)]):
+                likeness = 1.0 - (d @ self._weights) / (CAP * float(self._weights.sum()))
+                way = likeness.argmax(axis=0)
+                wholly = (d[way, np.arange(len(way))] >= 0.9 * CAP).sum(axis=1)
+                twins = (likeness.max(axis=0) >= SAME_CARD) & (wholly <= 1) & (self._owner > i)
+                for j in np.unique(self._owner[twins]):
                     other = self.names[int(j)]
                     message = (f"cards {name!r} and {other!r} look the same in their photos: "
                                "they cannot be told apart")
