@@ -61,7 +61,7 @@ CONTENDERS = 4
 CONTEND = 0.15
 """A runner-up this close in likeness is a contender."""
 
-LEAD = 0.35
+LEAD = 0.45
 """Least lead (-1..1) over every contender, where they differ, for a name."""
 
 CLEARLY = 0.12
