@@ -1,0 +1,75 @@
+"""Card reading figures: time per 1280x720 frame with 4 cards against a 60-card deck,
+and accuracy (known cards named right, unknown cards never named).
+
+Goals (issue 8): median under 50 ms on one core; at least 99% right; no unknown card named.
+Run: ``python benchmarks/vision_cards.py [--frames N] [--seed S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.cards import synth  # noqa: E402
+from vision.cards.deck import Deck  # noqa: E402
+from vision.cards.reading import read_cards  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--frames", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--unknown-share", type=float, default=0.2)
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    specs = synth.deck_specs(60, args.seed)
+    unknown = synth.unknown_specs(20, specs, args.seed)
+    rng = np.random.default_rng(args.seed + 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        synth.write_deck(Path(tmp), specs, args.seed)
+        start = time.perf_counter()
+        deck = Deck.load(tmp)
+        load_s = time.perf_counter() - start
+    times: list[float] = []
+    known = right = misnamed = missed = unknown_seen = unknown_named = 0
+    for _ in range(args.frames):
+        chosen = [unknown[int(rng.integers(len(unknown)))] if rng.random() < args.unknown_share
+                  else specs[int(rng.integers(len(specs)))] for _ in range(4)]
+        photo = synth.photograph([synth.render(s) for s in chosen], rng, cover=0.15)
+        start = time.perf_counter()
+        reading = read_cards(photo.image, deck)
+        times.append((time.perf_counter() - start) * 1000)
+        for spec, corners in zip(chosen, photo.corners):
+            hits = [c for c in reading.cards
+                    if min(np.abs(np.roll(c.corners, k, axis=0) - corners).max() for k in range(4)) < 15]
+            name = hits[0].name if hits else None
+            if spec in specs:
+                known += 1
+                right += name == spec.name
+                misnamed += name is not None and name != spec.name
+                missed += not hits
+            else:
+                unknown_seen += 1
+                unknown_named += name is not None
+    times.sort()
+    print(f"deck: 60 cards taught from 1 photo each, loaded in {load_s:.2f} s")
+    print(f"frames: {args.frames} at 1280x720, 4 cards each, one OpenCV thread")
+    print(f"time per frame: median {statistics.median(times):.1f} ms, "
+          f"90th percentile {times[int(0.9 * len(times))]:.1f} ms (goal: median < 50 ms)")
+    print(f"known cards: {right}/{known} named right ({100 * right / max(known, 1):.1f}%, goal >= 99%), "
+          f"{misnamed} misnamed, {missed} not found")
+    print(f"unknown cards: {unknown_named}/{unknown_seen} named (goal: 0)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""Deck folders, bad input, the game meaning of cards, the overlay and the command line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import synth
+from vision.cards.cli import main
+from vision.cards.deck import Deck, DeckError
+from vision.cards.meaning import card_action
+from vision.cards.overlay import draw_cards
+from vision.cards.reading import read_cards
+
+
+@pytest.fixture
+def deck_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "deck"
+    synth.write_deck(folder, synth.deck_specs(32, 2)[:5], 2)
+    return folder
+
+
+def test_a_missing_or_empty_deck_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DeckError, match="does not exist"):
+        Deck.load(tmp_path / "nope")
+    with pytest.raises(DeckError, match="holds no card folders"):
+        Deck.load(tmp_path)
+
+
+def test_unreadable_photos_are_skipped_with_a_warning(deck_dir: Path) -> None:
+    bad = deck_dir / "Broken Card"
+    bad.mkdir()
+    (bad / "1.jpg").write_bytes(b"not a jpeg at all")
+    deck = Deck.load(deck_dir)
+    assert "Broken Card" not in deck.names and len(deck.names) == 5
+    assert any("1.jpg: not a readable image" in w for w in deck.warnings)
+    assert any("'Broken Card' has no usable photo" in w for w in deck.warnings)
+
+
+def test_a_deck_of_only_unreadable_photos_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "A").mkdir()
+    (tmp_path / "A" / "a.png").write_bytes(b"\x89PNG broken")
+    with pytest.raises(DeckError, match="no card has a usable photo"):
+        Deck.load(tmp_path)
+
+
+def test_two_names_for_the_same_card_are_warned_of(deck_dir: Path) -> None:
+    first = sorted(p for p in deck_dir.iterdir())[0]
+    shutil.copytree(first, deck_dir / "Same Again")
+    deck = Deck.load(deck_dir)
+    assert any("Same Again" in w and "cannot be told apart" in w for w in deck.warnings)
+
+
+def test_distinct_cards_raise_no_warning(deck_dir: Path) -> None:
+    assert Deck.load(deck_dir).warnings == []
+
+
+def test_reading_summary_and_json(deck_dir: Path) -> None:
+    deck = Deck.load(deck_dir)
+    specs = synth.deck_specs(32, 2)[:2]
+    photo = synth.photograph([synth.render(s) for s in specs], np.random.default_rng(4), harsh=False)
+    reading = read_cards(photo.image, deck)
+    assert reading.summary == tuple(sorted(s.name for s in specs))
+    card = reading.to_json()["cards"][0]
+    assert set(card) == {"name", "corners", "confidence"} and len(card["corners"]) == 4
+    drawn = draw_cards(photo.image, reading)
+    assert drawn.shape == photo.image.shape and not np.array_equal(drawn, photo.image)
+
+
+@pytest.mark.parametrize(("name", "kind", "text"), [
+    ("RFR-RRF-FFR", "lokis-chosen", "card=RFR,RRF,FFR"),
+    ("rfr rrf", "lokis_chosen", "card=RFR,RRF"),
+    ("FFR", "heros-fate", "fate=FFR"),
+    ("ritual grounds", "locations", 'travel to="Ritual Grounds"'),
+])
+def test_card_names_map_to_action_text(name: str, kind: str, text: str) -> None:
+    assert card_action(name, kind) == text
+
+
+@pytest.mark.parametrize(("name", "kind", "message"), [
+    ("RXR-RRF", "lokis-chosen", "three letters R or F"),
+    ("RFR-RRF", "heros-fate", "one rune set"),
+    ("Nowhere", "locations", "unknown Location 'Nowhere'"),
+    ("RFR", "tarot", "unknown deck kind"),
+])
+def test_meaningless_names_are_clear_errors(name: str, kind: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        card_action(name, kind)
+
+
+def test_cli_teaches_a_deck_and_reads_a_photo_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    specs = synth.deck_specs(32, 5)[:4]
+    rng = np.random.default_rng(5)
+    for spec in specs:
+        photo = synth.photograph([synth.render(spec)], rng, size=(960, 720), card_height=(420, 560),
+                                 tilt=0.04, harsh=False)
+        path = tmp_path / f"{spec.name}.jpg"
+        cv2.imwrite(str(path), photo.image)
+        assert main(["teach-card", str(tmp_path / "deck"), spec.name, str(path)]) == 0
+    table = synth.photograph([synth.render(s) for s in specs[:2]], rng, names=[s.name for s in specs[:2]],
+                             harsh=False)
+    frame = tmp_path / "table.jpg"
+    cv2.imwrite(str(frame), table.image)
+    capsys.readouterr()
+    assert main(["card", str(frame), "--deck", str(tmp_path / "deck"), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["image"] == str(frame) and result["ms"] > 0
+    assert sorted(c["name"] for c in result["cards"]) == sorted(table.names)
+
+
+def test_cli_reports_bad_input_without_crashing(tmp_path: Path, deck_dir: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["card", "x.jpg", "--deck", str(tmp_path / "empty")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
+    assert main(["card", str(tmp_path / "missing.jpg"), str(blank), "--deck", str(deck_dir), "--json"]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["error"] == "not a readable image"
+    assert lines[1]["cards"] == [] and lines[1]["note"] == "no card found in the image"

@@ -1,0 +1,1 @@
+"""Reading the table's own cards from camera frames."""

@@ -1,0 +1,77 @@
+"""What the camera sees of the cards on the table, in one frame.
+
+:func:`read_cards` finds every card in a frame and names it against a deck. The
+:class:`CardReading` it returns is what the rest of the pipeline handles: its
+``summary`` is what a settle detector compares from frame to frame, its
+``to_json`` is the payload published on ``runes/<table>/vision/card``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .deck import MARGIN, SIZE, Deck
+from .find import find_cards, rectify
+
+__all__ = ["CardReading", "SeenCard", "read_cards"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeenCard:
+    """One card in a frame: its name (None: not a card of the deck), its corners
+    clockwise from the card's own top-left, in frame pixels, and how sure the
+    answer is (0.5 a coin toss, 1 certain; for an unknown card, sure it is unknown)."""
+
+    name: str | None
+    corners: np.ndarray
+    confidence: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y = self.corners.mean(axis=0)
+        return float(x), float(y)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CardReading:
+    """Every card found in one frame, largest first."""
+
+    cards: tuple[SeenCard, ...]
+
+    @property
+    def names(self) -> tuple[str | None, ...]:
+        return tuple(c.name for c in self.cards)
+
+    @property
+    def summary(self) -> Hashable:
+        """What must stay the same for the reading to have settled: which cards lie
+        on the table (unknown ones counted as ``"?"``), sorted.
+
+        Positions are left out on purpose: a card nudged by a finger is the same
+        card, and a position rounded to a grid flickers when a card lies on a line.
+        """
+        return tuple(sorted(c.name or "?" for c in self.cards))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": [c.to_json() for c in self.cards]}
+
+
+def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardReading:
+    """Find and name every card in ``frame`` (BGR)."""
+    seen = []
+    for found in find_cards(frame, max_cards=max_cards):
+        match = deck.identify(rectify(frame, found.corners, SIZE, MARGIN))
+        corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
+        seen.append(SeenCard(match.name, corners, match.confidence))
+    return CardReading(tuple(seen))

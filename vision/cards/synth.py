@@ -1,0 +1,458 @@
+"""Made-up card decks and photographs of them, for tests and benchmarks.
+
+Real decks cannot live in the repository, so the tests render their own: cards
+that look like a printed game's (a shared frame and title, art and text that
+differ), then photograph them on a table the way a camera over a dice tray
+sees them: perspective, rotation, blur, glare, shadow, a hand or another card
+over part of them, several kinds of table. Everything is drawn from a seed, so
+a failing case can be rendered again exactly.
+
+Two families are hard in different ways:
+
+* ``runes`` cards look like Loki's Chosen: the same frame and title on every
+  card, three sets of three runes (R or F) that alone tell them apart. A card
+  is named after its runes, ``RFR-RRF-FFR``.
+* ``art`` cards share a frame and layout but have their own picture, name and
+  text, like Location or Fate cards.
+
+Run ``python -m vision.cards.synth OUT --cards 32 --unknown 8 --frames 20``
+to write a deck folder, unknown cards and photographed frames with their
+ground truth (``truth.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "CARD_SIZE",
+    "CardSpec",
+    "Photo",
+    "background",
+    "deck_specs",
+    "photograph",
+    "render",
+    "unknown_specs",
+    "write_deck",
+]
+
+CARD_SIZE = (360, 504)
+"""Width and height of a rendered card, in pixels (the 63 x 88 mm of a playing card)."""
+
+RUNE_SETS = ["".join(p) for p in itertools.product("RF", repeat=3)]
+
+_WORDS = (
+    "ember hall frost gate iron wood storm peak raven hollow amber keep silver "
+    "fjord ash grove thunder ridge moon well serpent coast giant stair bone "
+    "field wolf den mist marsh golden hearth rune stone sky forge winter "
+    "tide ember vault shadow vale dragon reach oak throne star fall"
+).split()
+
+_BACKGROUNDS = ("wood", "felt", "slate", "cloth", "paper")
+
+
+@dataclass(frozen=True, slots=True)
+class CardSpec:
+    """One made-up card: its name (the deck's subfolder), its family and its art's seed."""
+
+    name: str
+    family: str
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Photo:
+    """A photographed frame and, for each card in it, its name and its corners.
+
+    Corners go clockwise from the card's own top-left, in frame pixels.
+    ``covered`` is the share of each card hidden by a hand or another card.
+    """
+
+    image: np.ndarray
+    names: tuple[str, ...]
+    corners: tuple[np.ndarray, ...]
+    covered: tuple[float, ...]
+
+
+def deck_specs(size: int, seed: int = 0) -> list[CardSpec]:
+    """A deck of ``size`` cards: 16 is a runes deck, anything else mixes runes and art.
+
+    Decks of the same seed share their cards, so a 16 is the start of a 32.
+    """
+    return _specs(seed)[:size] if size != 16 else _rune_specs(seed)[:16]
+
+
+def unknown_specs(count: int, deck: Sequence[CardSpec], seed: int = 0) -> list[CardSpec]:
+    """``count`` cards of the same families that are not in ``deck``."""
+    known = {s.name for s in deck}
+    arts = [s for s in _specs(seed + 1) if s.family == "art" and s.name not in known]
+    runes = [s for s in _rune_specs(seed + 7) if s.name not in known]
+    out: list[CardSpec] = []
+    for rune, art in zip(runes, arts):
+        out += [rune, art]
+    return out[:count]
+
+
+def _rune_specs(seed: int) -> list[CardSpec]:
+    rng = np.random.default_rng(seed + 1000)
+    combos = list(itertools.product(range(8), repeat=3))
+    order = rng.permutation(len(combos))
+    specs = []
+    for i in order:
+        name = "-".join(RUNE_SETS[k] for k in combos[i])
+        specs.append(CardSpec(name, "runes", int(rng.integers(1 << 30))))
+    return specs
+
+
+def _specs(seed: int) -> list[CardSpec]:
+    """Art and rune cards interleaved 2:1, names unique."""
+    rng = np.random.default_rng(seed)
+    runes = iter(_rune_specs(seed))
+    names: set[str] = set()
+    out: list[CardSpec] = []
+    while len(out) < 200:
+        if len(out) % 3 == 2:
+            out.append(next(runes))
+            continue
+        a, b = rng.choice(len(_WORDS), 2, replace=False)
+        name = f"{_WORDS[a].title()} {_WORDS[b].title()}"
+        if name in names:
+            continue
+        names.add(name)
+        out.append(CardSpec(name, "art", int(rng.integers(1 << 30))))
+    return out
+
+
+# -- rendering -----------------------------------------------------------------------------
+
+
+def render(spec: CardSpec) -> np.ndarray:
+    """The card face, ``CARD_SIZE`` pixels, BGR."""
+    w, h = CARD_SIZE
+    rng = np.random.default_rng(spec.seed)
+    card = np.full((h, w, 3), (236, 240, 244), np.uint8)
+    if spec.family == "runes":
+        _frame(card, (40, 30, 120), "LOKI'S CHOSEN")
+        _draw_runes(card, spec.name)
+    else:
+        frame = [(90, 60, 20), (30, 90, 40), (20, 70, 130)][int(rng.integers(3))]
+        _frame(card, frame, spec.name.upper())
+        _draw_art(card, rng)
+        _draw_text(card, rng)
+    return card
+
+
+def _frame(card: np.ndarray, colour: tuple[int, int, int], title: str) -> None:
+    h, w = card.shape[:2]
+    cv2.rectangle(card, (0, 0), (w - 1, h - 1), colour, 18)
+    cv2.rectangle(card, (22, 22), (w - 23, h - 23), colour, 2)
+    cv2.rectangle(card, (30, 30), (w - 31, 74), colour, -1)
+    scale = min(0.9, 9.0 / max(len(title), 1))
+    size, _ = cv2.getTextSize(title, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
+    cv2.putText(card, title, ((w - size[0]) // 2, 52 + size[1] // 2), cv2.FONT_HERSHEY_DUPLEX,
+                scale, (240, 240, 240), 2, cv2.LINE_AA)
+
+
+def _draw_runes(card: np.ndarray, name: str) -> None:
+    h, w = card.shape[:2]
+    cv2.circle(card, (w // 2, h - 70), 26, (40, 30, 120), 3, cv2.LINE_AA)
+    cv2.line(card, (w // 2 - 18, h - 70), (w // 2 + 18, h - 70), (40, 30, 120), 3, cv2.LINE_AA)
+    for row, letters in enumerate(name.split("-")):
+        y = 120 + row * 105
+        cv2.rectangle(card, (48, y - 42), (w - 49, y + 42), (150, 140, 130), 1, cv2.LINE_AA)
+        for col, letter in enumerate(letters):
+            _rune(card, (w // 2 + (col - 1) * 92, y), letter)
+
+
+def _rune(card: np.ndarray, centre: tuple[int, int], letter: str) -> None:
+    """R as the rune Raido (a stem with a loop and a leg), F as Fehu (a stem, two branches)."""
+    x, y = centre
+    ink = (30, 30, 30)
+    t = 7
+    cv2.line(card, (x - 14, y - 32), (x - 14, y + 32), ink, t, cv2.LINE_AA)
+    if letter == "R":
+        pts = np.array([(x - 14, y - 32), (x + 16, y - 16), (x - 14, y)], np.int32)
+        cv2.polylines(card, [pts], False, ink, t, cv2.LINE_AA)
+        cv2.line(card, (x - 14, y), (x + 18, y + 32), ink, t, cv2.LINE_AA)
+    else:
+        cv2.line(card, (x - 14, y - 10), (x + 18, y - 32), ink, t, cv2.LINE_AA)
+        cv2.line(card, (x - 14, y + 10), (x + 18, y - 12), ink, t, cv2.LINE_AA)
+
+
+def _draw_art(card: np.ndarray, rng: np.random.Generator) -> None:
+    h, w = card.shape[:2]
+    x0, y0, x1, y1 = 34, 84, w - 35, 300
+    sky = rng.integers(60, 230, 3)
+    ground = rng.integers(30, 200, 3)
+    art = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
+    t = np.linspace(0, 1, y1 - y0)[:, None, None]
+    art[:] = sky * (1 - t) + ground * t
+    art = art.astype(np.uint8)
+    for _ in range(int(rng.integers(5, 10))):
+        colour = tuple(int(c) for c in rng.integers(0, 256, 3))
+        kind = int(rng.integers(4))
+        cx, cy = int(rng.integers(0, x1 - x0)), int(rng.integers(0, y1 - y0))
+        size = int(rng.integers(15, 70))
+        if kind == 0:
+            cv2.circle(art, (cx, cy), size, colour, -1, cv2.LINE_AA)
+        elif kind == 1:
+            pts = rng.integers(-size, size, (int(rng.integers(3, 6)), 2)) + (cx, cy)
+            cv2.fillPoly(art, [pts.astype(np.int32)], colour, cv2.LINE_AA)
+        elif kind == 2:
+            cv2.line(art, (cx, cy), (cx + int(rng.integers(-90, 90)), cy + int(rng.integers(-90, 90))),
+                     colour, int(rng.integers(3, 12)), cv2.LINE_AA)
+        else:
+            cv2.ellipse(art, (cx, cy), (size, size // 2), float(rng.integers(180)), 0, 360, colour,
+                        int(rng.integers(2, 8)), cv2.LINE_AA)
+    card[y0:y1, x0:x1] = art
+    cv2.rectangle(card, (x0, y0), (x1, y1), (60, 60, 60), 2)
+
+
+def _draw_text(card: np.ndarray, rng: np.random.Generator) -> None:
+    h, w = card.shape[:2]
+    y = 330
+    for _ in range(int(rng.integers(3, 6))):
+        words = " ".join(_WORDS[int(i)] for i in rng.integers(0, len(_WORDS), 3))
+        cv2.putText(card, words, (40, y), cv2.FONT_HERSHEY_SIMPLEX, 0.62, (40, 40, 40), 1,
+                    cv2.LINE_AA)
+        y += 30
+    pips = int(rng.integers(0, 4))
+    for i in range(pips):
+        cv2.drawMarker(card, (w - 50 - 28 * i, h - 46), (40, 40, 160), cv2.MARKER_DIAMOND, 20, 3)
+
+
+# -- photographing -------------------------------------------------------------------------
+
+
+def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A table top: ``wood``, ``felt``, ``slate``, ``cloth`` or ``paper``; size is (w, h)."""
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    noise = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 3)
+    if kind == "wood":
+        phase = float(rng.uniform(0, 6))
+        grain = np.sin(yy / float(rng.uniform(6, 14)) + 3 * np.sin(xx / 180 + phase) + noise)
+        base = np.array(rng.uniform((40, 80, 120), (70, 110, 160)), np.float32)
+        img = base * (0.8 + 0.15 * grain[..., None])
+    elif kind == "felt":
+        base = np.array(rng.uniform((40, 90, 20), (80, 140, 60)), np.float32)
+        img = base * (1 + 0.12 * noise[..., None])
+    elif kind == "slate":
+        base = float(rng.uniform(45, 80))
+        img = np.repeat((base + 8 * noise)[..., None], 3, axis=2)
+    elif kind == "cloth":
+        period = float(rng.uniform(20, 40))
+        check = ((xx // period + yy // period) % 2)[..., None]
+        a = np.array(rng.uniform(60, 200, 3), np.float32)
+        b = a + np.array(rng.uniform(-50, 50, 3), np.float32)
+        img = a * check + b * (1 - check) + 6 * noise[..., None]
+    elif kind == "paper":
+        img = np.full((h, w, 3), float(rng.uniform(170, 215)), np.float32) + 4 * noise[..., None]
+    else:
+        raise ValueError(f"unknown background {kind!r}; use one of {', '.join(_BACKGROUNDS)}")
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def photograph(
+    cards: Sequence[np.ndarray],
+    rng: np.random.Generator,
+    *,
+    names: Sequence[str] = (),
+    size: tuple[int, int] = (1280, 720),
+    card_height: tuple[float, float] = (210, 290),
+    table: str | None = None,
+    cover: float = 0.0,
+    overlap: bool = False,
+    tilt: float = 0.08,
+    harsh: bool = True,
+) -> Photo:
+    """Lay ``cards`` on a table and photograph them.
+
+    ``cover`` is the chance that a hand hides part of a card; ``overlap`` lets one card
+    lie over a corner of another; ``tilt`` is the most a corner moves for perspective,
+    as a share of the card; ``harsh`` adds glare, hard shadows and colour casts.
+    """
+    w, h = size
+    table = table or _BACKGROUNDS[int(rng.integers(len(_BACKGROUNDS)))]
+    frame = background(table, size, rng).astype(np.float32)
+    placed: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    for card in cards:
+        quad = _place(card.shape[1] / card.shape[0], placed, rng, size, card_height, tilt, overlap)
+        placed.append(quad)
+        src = np.float32([[0, 0], [card.shape[1], 0], [card.shape[1], card.shape[0]],
+                          [0, card.shape[0]]])
+        m = cv2.getPerspectiveTransform(src, quad)
+        warped = cv2.warpPerspective(card, m, size, flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full(card.shape[:2], 255, np.uint8), m, size)
+        alpha = (mask.astype(np.float32) / 255)[..., None]
+        shade = np.float32(rng.uniform(0.85, 1.1))
+        frame = frame * (1 - alpha) + warped.astype(np.float32) * shade * alpha
+        masks.append(mask > 127)
+    # What is left of each card once later cards are laid over it.
+    visible = [m.copy() for m in masks]
+    for i in range(len(masks)):
+        for j in range(i + 1, len(masks)):
+            visible[i] &= ~masks[j]
+    for i, quad in enumerate(placed):
+        if rng.random() < cover:
+            hand = _hand(quad, rng, size)
+            frame[hand] = frame[hand] * 0.1 + np.float32(rng.uniform((90, 120, 170), (140, 170, 230))) * 0.9
+            for v in visible:
+                v &= ~hand
+    frame = _light(frame, rng, harsh)
+    frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.3, 1.4)))
+    frame += rng.normal(0, float(rng.uniform(1, 5)), frame.shape).astype(np.float32)
+    image = np.clip(frame, 0, 255).astype(np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
+    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    covered = tuple(1 - float(v.sum()) / max(float(m.sum()), 1) for v, m in zip(visible, masks))
+    return Photo(image, tuple(names), tuple(placed), covered)
+
+
+def _place(aspect: float, placed: list[np.ndarray], rng: np.random.Generator,
+           size: tuple[int, int], card_height: tuple[float, float], tilt: float,
+           overlap: bool) -> np.ndarray:
+    w, h = size
+    for attempt in range(200):
+        ch = float(rng.uniform(*card_height))
+        cw = ch * aspect
+        angle = float(rng.uniform(0, 2 * math.pi))
+        radius = 0.5 * math.hypot(cw, ch)
+        margin = radius * 0.7
+        cx = float(rng.uniform(margin, w - margin))
+        cy = float(rng.uniform(margin, h - margin))
+        corners = np.float32([[-cw / 2, -ch / 2], [cw / 2, -ch / 2], [cw / 2, ch / 2], [-cw / 2, ch / 2]])
+        rot = np.float32([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+        quad = corners @ rot.T + (cx, cy)
+        quad += rng.uniform(-tilt, tilt, (4, 2)).astype(np.float32) * ch
+        shared = [cv2.intersectConvexConvex(quad.astype(np.float32), q)[0] for q in placed]
+        area = cw * ch
+        if overlap:
+            # Over a corner at most: every card keeps most of itself in view.
+            far = all(a < 0.3 * area for a in shared)
+        else:
+            grown = [_grow(q, 6) for q in placed]
+            far = all(cv2.intersectConvexConvex(quad.astype(np.float32), g)[0] == 0 for g in grown)
+        inside = bool(np.all((quad >= 2) & (quad <= (w - 3, h - 3))))
+        if far and inside:
+            return quad.astype(np.float32)
+    raise ValueError(f"cannot lay {len(placed) + 1} cards of that size on a {w}x{h} frame")
+
+
+def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    out = quad - centre
+    return (centre + out * (1 + pixels / np.linalg.norm(out, axis=1, keepdims=True))).astype(np.float32)
+
+
+def _hand(quad: np.ndarray, rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A fingertip-shaped blob over one side or corner of a card."""
+    w, h = size
+    mask = np.zeros((h, w), np.uint8)
+    side = int(rng.integers(4))
+    a, b = quad[side], quad[(side + 1) % 4]
+    t = float(rng.uniform(0.2, 0.8))
+    edge = a + (b - a) * t
+    inward = quad.mean(axis=0) - edge
+    depth = float(rng.uniform(0.1, 0.3))
+    tip = edge + inward * depth * 2
+    out = edge - inward * 0.4
+    width = float(np.linalg.norm(b - a)) * float(rng.uniform(0.15, 0.25))
+    cv2.line(mask, tuple(int(v) for v in out), tuple(int(v) for v in tip), 255, int(width))
+    cv2.circle(mask, tuple(int(v) for v in tip), int(width / 2), 255, -1)
+    return mask > 0
+
+
+def _light(frame: np.ndarray, rng: np.random.Generator, harsh: bool) -> np.ndarray:
+    h, w = frame.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = float(rng.uniform(0, 2 * math.pi))
+    ramp = (xx * math.cos(angle) + yy * math.sin(angle)) / max(w, h)
+    ramp -= ramp.min()
+    gain = 1 - float(rng.uniform(0, 0.35)) * ramp / max(float(ramp.max()), 1e-6)
+    frame = frame * gain[..., None]
+    frame = frame * np.float32(rng.uniform(0.85, 1.15, 3)) * np.float32(rng.uniform(0.8, 1.2))
+    if harsh:
+        if rng.random() < 0.5:
+            # A hard-edged shadow (an arm, the camera's own head) across part of the frame.
+            p = rng.uniform((0, 0), (w, h), (2, 2))
+            normal = np.array([p[1, 1] - p[0, 1], p[0, 0] - p[1, 0]], np.float32)
+            side = (xx - p[0, 0]) * normal[0] + (yy - p[0, 1]) * normal[1] > 0
+            soft = cv2.GaussianBlur(side.astype(np.float32), (0, 0), 12)
+            frame = frame * (1 - float(rng.uniform(0.2, 0.45)) * soft)[..., None]
+        if rng.random() < 0.5:
+            gx, gy = rng.uniform((0, 0), (w, h))
+            r = float(rng.uniform(40, 110))
+            glare = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r))
+            frame = frame + float(rng.uniform(80, 200)) * glare[..., None]
+    return frame
+
+
+# -- decks on disk -------------------------------------------------------------------------
+
+
+def write_deck(folder: Path, specs: Sequence[CardSpec], seed: int = 0, photos: int = 1) -> None:
+    """A deck folder as a user would teach it: one subfolder per card, ``photos`` each.
+
+    The first photo of a card is the card alone, filling the picture (a scan); the
+    others are the card on a table, which is how most people will take them.
+    """
+    rng = np.random.default_rng(seed)
+    for spec in specs:
+        sub = folder / spec.name
+        sub.mkdir(parents=True, exist_ok=True)
+        card = render(spec)
+        for i in range(photos):
+            if i == 0 and rng.random() < 0.5:
+                image = cv2.GaussianBlur(card, (0, 0), 0.6)
+            else:
+                image = photograph([card], rng, size=(960, 720), card_height=(420, 560),
+                                   tilt=0.04, harsh=False).image
+            cv2.imwrite(str(sub / f"{i + 1}.jpg"), image)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.cards.synth", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path, help="folder to write deck/, unknown/ and frames/ into")
+    parser.add_argument("--cards", type=int, default=32, help="cards in the deck (16 is all runes)")
+    parser.add_argument("--unknown", type=int, default=8, help="cards not in the deck")
+    parser.add_argument("--frames", type=int, default=20, help="photographed frames")
+    parser.add_argument("--per-frame", type=int, default=4, help="cards per frame")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    deck = deck_specs(args.cards, args.seed)
+    unknown = unknown_specs(args.unknown, deck, args.seed)
+    write_deck(args.out / "deck", deck, args.seed)
+    (args.out / "unknown").mkdir(parents=True, exist_ok=True)
+    for spec in unknown:
+        cv2.imwrite(str(args.out / "unknown" / f"{spec.name}.png"), render(spec))
+    rng = np.random.default_rng(args.seed + 1)
+    (args.out / "frames").mkdir(exist_ok=True)
+    truth = {}
+    pool = deck + unknown
+    for i in range(args.frames):
+        chosen = [pool[int(k)] for k in rng.choice(len(pool), args.per_frame, replace=False)]
+        photo = photograph([render(s) for s in chosen], rng, names=[s.name for s in chosen],
+                           cover=0.2)
+        name = f"frame{i:03d}.jpg"
+        cv2.imwrite(str(args.out / "frames" / name), photo.image)
+        truth[name] = [{"name": s.name if s in deck else None, "corners": q.round(1).tolist()}
+                       for s, q in zip(chosen, photo.corners)]
+    (args.out / "truth.json").write_text(json.dumps(truth, indent=1))
+    print(f"wrote {len(deck)} cards, {len(unknown)} unknown, {args.frames} frames to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
