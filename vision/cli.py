@@ -14,7 +14,7 @@ import sys
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS: tuple[str, ...] = ("vision.dice.cli",)
+COMMANDS: tuple[str, ...] = ("vision.dice.cli", "vision.cards.cli")
 
 
 def main(argv: list[str] | None = None) -> int:
