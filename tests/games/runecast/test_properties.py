@@ -103,7 +103,8 @@ def check(state: RunecastState) -> None:
         assert state.loki_pool <= o.loki_max
     assert 0 <= state.tree_heals <= 2
     assert state.outcome is not None or state.living
-    assert state.heroes[state.active].alive or state.outcome is not None
+    if state.outcome is None and state.phase is Phase.TURN:
+        assert state.heroes[state.active].alive
 
 
 @SETTINGS
