@@ -105,11 +105,11 @@ class LokiRoll(Action):
 
 @action("fate")
 class SetFate(Action):
-    """PLAYER's Hero's Fate card shows RUNES (three of R and F, e.g. RFR): as dealt at the
-    table, or a correction."""
+    """PLAYER's Hero's Fate card shows the runes FATE (three of R and F, e.g. ``fate Ann RFR``,
+    or ``fate Ann fate=RFR`` with the card camera's reading): as dealt, or a correction."""
 
     player: str
-    runes: str
+    fate: str
 
 
 @action("damage")

@@ -808,9 +808,9 @@ class RunecastRules:
         if state.options.duo:
             raise RuleError("fate: the two-character game disregards the Hero's Fate runes",
                             rule="duo")
-        runes = parse_runes(a.runes)
+        runes = parse_runes(a.fate)
         if runes is None:
-            raise ActionSyntaxError(f"fate: {a.runes!r} is not a rune set: three runes, each R "
+            raise ActionSyntaxError(f"fate: {a.fate!r} is not a rune set: three runes, each R "
                                     "or F, e.g. RFR")
         deck = state.options.fate_deck
         if runes not in deck:

@@ -41,6 +41,7 @@ def test_a_saved_game_resumes_exactly(tmp_path: Path) -> None:
     "loki_roll hammers=3 snakes=2 trees=1 card=RFR-RRF-FFR",
     'loki_roll 1 2 3 card="RFR RRF FFR"',
     "fate 'Ann 2' RFR",
+    "fate Ann fate=RFR",
     "damage Bob 2",
     "heal Bob 1",
     "wound",
