@@ -186,7 +186,8 @@ class RunecastRules:
         events: list[Event] = []
         new = handler(state, action, events)
         if new.outcome is None and new.phase is Phase.LOKI and new.loki_pool == 0:
-            # Nothing for Loki to roll (a battle fell, FFF, or no snakes): the round goes on.
+            # Nothing for Loki to roll (no snakes, a battle fell, or an effect emptied his pool):
+            # the round goes on.
             events.append(event("runecast.loki_empty"))
             new = self._new_round(new, events)
         return new, tuple(events)
