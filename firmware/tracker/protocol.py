@@ -99,9 +99,12 @@ def decode_line(line):
     if crc != b"%08x" % (binascii.crc32(body) & 0xFFFFFFFF):
         raise ValueError("bad checksum on line %r" % (line[:40],))
     kind, _, text = body.partition(b" ")
-    kind = kind.decode()
+    try:
+        kind = kind.decode()
+    except UnicodeError:
+        kind = None
     if kind not in TO_TRACKER and kind not in FROM_TRACKER:
-        raise ValueError("unknown line type %r" % kind)
+        raise ValueError("unknown line type %r" % (kind or body[:8],))
     try:
         return kind, json.loads(text)
     except ValueError:
