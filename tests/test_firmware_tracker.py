@@ -161,12 +161,12 @@ report(mark=mark, between=between, back=frame(t, 4000))
 def test_a_flood_drops_the_oldest_messages_and_counts_them() -> None:
     out = run_micropython("""
 t = tracker()
-for r in range(1, 13):
-    t.received("SEAT", 1, seat(hp=r, tier=(r + 3) // 4, revision=r))
+for r in range(1, 41):
+    t.received("SEAT", 1, seat(hp=12 if r == 40 else 1, tier=3 if r == 40 else 1, revision=r))
 frame(t, 0)
 report(shown=frame(t, 1000), status=t.status())
 """)
-    assert out["status"]["dropped"] == 4
+    assert out["status"]["dropped"] == 8
     assert pixels(out["shown"]) == [GREEN] * 12, "the newest payload got through"
 
 
@@ -184,6 +184,31 @@ report(quiet=quiet, statuses=t.link.statuses)
     assert status["id"] == "t1" and status["table"] == "table" and status["seat"] == 1
     assert status["firmware"] == "0.1.0" and status["revision"] == 7 and status["uptime"] == 10
     assert status["free"] > 0 and status["rssi"] is None and status["errors"] == 0
+
+
+def test_reconnects_back_off_with_jitter_and_never_stop() -> None:
+    out = run_micropython("""
+from tracker.mqtt_link import MqttLink
+net = FakeNetwork(up_after=3)
+c = settings(broker="127.0.0.1", port=1, backoff_min_ms=100, backoff_max_ms=1000)
+link = MqttLink(c, net, "t1")
+t = tracker(link=link, **c)
+attempts = []
+for i in range(12):
+    t.clock.now = link.retry_at
+    link.poll(0)
+    attempts.append([link.retry_at - t.clock.now, link.failures])
+report(attempts=attempts, wifi_connects=net.connects, online=link.online, connects=link.connects)
+""")
+    # Wi-Fi down for 3 checks (associating, started once), then the broker refuses: the delay
+    # doubles from 100 ms up to 1 s, each one drawn from its upper half.
+    for i, (delay, failures) in enumerate(out["attempts"]):
+        ceiling = min(1000, 100 << i)
+        assert failures == i + 1
+        assert ceiling // 2 <= delay <= ceiling, (i, delay)
+    assert len({d for d, _ in out["attempts"][6:]}) > 1, "the jitter varies the delays"
+    assert out["wifi_connects"] == 1
+    assert out["online"] is False and out["connects"] == 0
 
 
 def test_an_internal_error_is_reported_and_the_loop_goes_on() -> None:

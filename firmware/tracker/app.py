@@ -13,7 +13,7 @@ from tracker.protocol import check_conf, check_seat, decode_line, newer, parse_j
 from tracker.render import Look
 
 MAX_SEATS = 16      # seat payloads remembered, so a new assignment shows at once
-INBOX = 8
+INBOX = 32          # room for every retained seat, the assignment and the echo after a connect
 
 
 class Clock:
@@ -245,8 +245,10 @@ def main(path=None):
         link = SerialLink(config, sys.stdin, sys.stdout.buffer)
     else:
         from tracker.mqtt_link import MqttLink
-        link = MqttLink(config, hardware.open_network(config["wifi_ssid"],
-                                                      config["wifi_password"]), tracker_id)
+        network = hardware.open_network(config["wifi_ssid"], config["wifi_password"])
+        if isinstance(network, hardware.Wifi) and not config["wifi_ssid"]:
+            problems.append("wifi_ssid is not set: run the companion's tracker setup script")
+        link = MqttLink(config, network, tracker_id)
     tracker = HpTracker(config, tracker_id, display, link, button,
                         hardware.watchdog(config["watchdog_ms"]), log)
     for problem in problems:

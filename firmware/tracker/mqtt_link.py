@@ -6,6 +6,7 @@
 # a Wi-Fi drop costs nothing but the time to reconnect. Failed attempts are
 # spaced by a doubling delay with random jitter, so a room full of trackers
 # does not stampede a broker that has just come back.
+import errno
 import json
 import random
 import select
@@ -40,7 +41,7 @@ def probe(ip, port, timeout_ms):
         try:
             s.connect(socket.getaddrinfo(ip, port)[0][-1])
         except OSError as e:
-            if e.errno != 115 and e.errno != 119:     # EINPROGRESS (Linux, lwIP)
+            if e.errno != errno.EINPROGRESS:
                 raise
         p = select.poll()
         p.register(s, select.POLLOUT)

@@ -43,6 +43,25 @@ class FakeLink:
         self.errors.append(error)
 
 
+class FakeNetwork:
+    """Wi-Fi that comes up on the check after `up_after` checks."""
+
+    def __init__(self, up_after=0):
+        self.up_after = up_after
+        self.checks = 0
+        self.connects = 0
+
+    def connect(self):
+        self.connects += 1
+
+    def up(self):
+        self.checks += 1
+        return self.checks > self.up_after
+
+    def rssi(self):
+        return -61
+
+
 def settings(**changes):
     c = dict(config.DEFAULTS)
     c["brightness"] = 1.0
@@ -50,12 +69,12 @@ def settings(**changes):
     return c
 
 
-def tracker(**changes):
+def tracker(link=None, **changes):
     c = settings(**changes)
     strip = hardware.FakeStrip(c["leds"] * c["seats"])
     pool = hardware.FakeStrip(c["pool_leds"], "pool") if c["pool_leds"] else None
     display = Display(strip, render.Look(c), c["leds"], c["seats"], pool, c["brightness"])
-    return HpTracker(c, "t1", display, FakeLink(), clock=FakeClock())
+    return HpTracker(c, "t1", display, link or FakeLink(), clock=FakeClock())
 
 
 ZUN = {"schema": 1, "game": "zun", "game_id": 1, "revision": 1, "seat": 1, "name": "Ann",

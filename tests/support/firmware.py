@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.firmware import FIRMWARE_DIR
 from companion.firmware.emulator import micropython_command, micropython_path
+from companion.firmware.libs import micropython_lib
 
 HARNESS = Path(__file__).resolve().parents[1] / "firmware"
 
@@ -18,7 +19,7 @@ def run_micropython(code: str, *, timeout: float = 30) -> Any:
     returns the JSON its last line of output prints (see ``report``)."""
     result = subprocess.run(
         [micropython_command(), "-c", "from harness import *\n" + code],
-        env=micropython_path([FIRMWARE_DIR, HARNESS]),
+        env=micropython_path([FIRMWARE_DIR, HARNESS, micropython_lib()]),
         capture_output=True, text=True, timeout=timeout)
     if result.returncode != 0:
         raise AssertionError(f"MicroPython failed ({result.returncode}):\n"
