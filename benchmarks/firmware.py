@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.core.journal import Journal
 from companion.firmware.emulator import TrackerEmulator
@@ -46,7 +47,7 @@ def percentile(values: list[float], p: float) -> float:
 def measure(samples: int, workdir: Path) -> list[float]:
     broker = Broker(workdir)
     broker.start()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-companion")
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-companion")
     table = Table(Journal(workdir / "journal.sqlite"), table_id=TABLE)
     table.subscribe(lambda session, change: publish_seats(client, TABLE, session))
     try:

@@ -33,7 +33,7 @@ def strip_at(shows: list[tuple[int, dict[str, Any]]], now: int,
     """Deliver each (time, payload changes) in order, with rising revisions; the strips at ``now``."""
     spec = {"settings": settings, "shows": [[at, {"revision": i + 1, **fields}]
                                            for i, (at, fields) in enumerate(shows)], "now": now}
-    return run_micropython(f"""
+    shown: dict[str, Any] = run_micropython(f"""
 spec = json.loads({json.dumps(spec)!r})
 t = tracker(**spec["settings"])
 for at, fields in spec["shows"]:
@@ -41,6 +41,7 @@ for at, fields in spec["shows"]:
 report(main=frame(t, spec["now"]),
        pool=frame(t, spec["now"], "pool") if t.display.pool_strip else None)
 """)
+    return shown
 
 
 CASES = [

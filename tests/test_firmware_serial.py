@@ -19,14 +19,9 @@ import serial
 
 from companion.core.session import Session
 from companion.firmware.emulator import TrackerEmulator
+from tests.support.firmware import serial_line as line
 
 GREEN, AMBER, GLOW = (0, 224, 0), (255, 160, 0), (14, 3, 3)
-
-
-def line(kind: str, obj: Any) -> bytes:
-    """One line of the serial protocol; stands in for the companion's serial driver."""
-    body = f"{kind} {json.dumps(obj)}".encode()
-    return body + b"*%08x\n" % (binascii.crc32(body) & 0xFFFFFFFF)
 
 
 class Port:
@@ -75,7 +70,7 @@ def seat_payload(session: Session[Any], seat: int) -> dict[str, Any]:
 def test_the_line_protocol_drives_the_display(wired: tuple[TrackerEmulator, Port]) -> None:
     tracker, port = wired
     assert port.receive("STAT")["link"] == "serial"
-    session = Session.new("zun", "players=Ann,Bob")
+    session: Session[Any] = Session.new("zun", "players=Ann,Bob")
     session.play("damage Ann 3")
     port.send(line("SEAT", seat_payload(session, 1)))
     tracker.wait_for(lambda pixels: list(pixels) == [GREEN] * 9 + [GLOW] * 3)
@@ -106,7 +101,7 @@ def test_the_line_protocol_drives_the_display(wired: tuple[TrackerEmulator, Port
 def test_a_garbage_line_is_answered_with_err_and_changes_nothing(
         wired: tuple[TrackerEmulator, Port], garbage: bytes, error: str) -> None:
     tracker, port = wired
-    session = Session.new("zun", "players=Ann,Bob")
+    session: Session[Any] = Session.new("zun", "players=Ann,Bob")
     port.send(line("SEAT", seat_payload(session, 1)))
     tracker.wait_for(lambda pixels: list(pixels) == [GREEN] * 12)
     port.send(garbage)

@@ -10,11 +10,10 @@ from __future__ import annotations
 import binascii
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.support.firmware import pixels, run_micropython
+from tests.support.firmware import pixels, run_micropython, serial_line
 
 GREEN, RED, GLOW = (0, 224, 0), (255, 0, 0), (14, 3, 3)
 NINE = [GREEN] * 9 + [GLOW] * 3
@@ -261,11 +260,6 @@ report(leds=c["leds"], problems=problems)
 
 # -- the serial line format, against CPython's binascii ------------------------------------------
 
-def line(kind: str, obj: Any) -> bytes:
-    body = f"{kind} {json.dumps(obj)}".encode()
-    return body + b"*%08x" % (binascii.crc32(body) & 0xFFFFFFFF)
-
-
 def test_lines_encoded_by_the_firmware_carry_the_crc_cpython_computes() -> None:
     out = run_micropython("""
 from tracker.protocol import encode_line
@@ -279,10 +273,10 @@ report(line=encode_line("STAT", {"id": "t1", "free": 100}).decode())
 
 
 @pytest.mark.parametrize(("raw", "error"), [
-    (line("SEAT", {"a": 1})[:-1] + b"0", "bad checksum"),
+    (serial_line("SEAT", {"a": 1})[:-2] + b"0", "bad checksum"),
     (b"SEAT {}", "line has no checksum"),
-    (line("HELO", {}), "unknown line type 'HELO'"),
-    (line("SEAT", {}).replace(b"{}", b"{x"), "bad checksum"),
+    (serial_line("HELO", {})[:-1], "unknown line type 'HELO'"),
+    (serial_line("SEAT", {})[:-1].replace(b"{}", b"{x"), "bad checksum"),
     (b"CONF {x*" + b"%08x" % (binascii.crc32(b"CONF {x") & 0xFFFFFFFF), "bad JSON on line"),
     (b"\xff\xfe*" + b"%08x" % (binascii.crc32(b"\xff\xfe") & 0xFFFFFFFF), "unknown line type b'\\xff\\xfe'"),
     (b"x" * 1025, "line of 1025 bytes is longer than 1024"),
@@ -302,6 +296,6 @@ except ValueError as e:
 def test_a_good_line_decodes() -> None:
     out = run_micropython(f"""
 from tracker.protocol import decode_line
-report(got=decode_line({line("SEAT", {"seat": 2, "name": "A*B"})!r}))
+report(got=decode_line({serial_line("SEAT", {"seat": 2, "name": "A*B"})[:-1]!r}))
 """)
     assert out["got"] == ["SEAT", {"seat": 2, "name": "A*B"}]

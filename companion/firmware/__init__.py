@@ -11,10 +11,32 @@ desktop demo).
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 
 REPO = Path(__file__).resolve().parents[2]
 FIRMWARE_DIR = REPO / "firmware"
 """The MicroPython program: ``main.py`` and the ``tracker`` package."""
 CACHE_DIR = REPO / ".cache"
 """Downloaded, never committed (git-ignored)."""
+
+
+def firmware_config() -> ModuleType:
+    """The firmware's settings module, ``firmware/tracker/config.py``, loaded in CPython.
+
+    It is MicroPython code that CPython runs as well, so the setup script checks a board's
+    settings and the wiring diagrams take their pins from the one place the firmware does.
+    """
+    spec = importlib.util.spec_from_file_location("_tracker_config",
+                                                  FIRMWARE_DIR / "tracker" / "config.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # No __pycache__ in firmware/: nothing there may be copied to a board by mistake.
+    dont_write, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = dont_write
+    return module

@@ -26,7 +26,6 @@ tests); ``--dry-run`` prints the settings and the commands instead.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import re
 import shlex
@@ -37,12 +36,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from companion.config import ConfigError, load_config, read_section
 
-from . import FIRMWARE_DIR
+from . import FIRMWARE_DIR, firmware_config
 
 __all__ = ["InstallError", "TrackerSetup", "board_settings", "check_settings", "install", "main",
            "mpremote_steps"]
@@ -69,20 +67,6 @@ class TrackerSetup:
     wifi_password: str | None = None
 
 
-def _firmware_config() -> ModuleType:
-    """The firmware's own settings module (MicroPython code that CPython runs too)."""
-    spec = importlib.util.spec_from_file_location("_tracker_config",
-                                                  FIRMWARE_DIR / "tracker" / "config.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    dont_write, sys.dont_write_bytecode = sys.dont_write_bytecode, True   # nothing to copy by mistake
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.dont_write_bytecode = dont_write
-    return module
-
-
 def board_settings(setup: TrackerSetup, tracker_id: str, *, mode: str = "mqtt",
                    seat: int | None = None, extra: Mapping[str, Any] | None = None
                    ) -> dict[str, Any]:
@@ -106,7 +90,7 @@ def board_settings(setup: TrackerSetup, tracker_id: str, *, mode: str = "mqtt",
 
 def check_settings(settings: Mapping[str, Any]) -> None:
     """Raise InstallError unless the firmware would take every setting as given."""
-    config = _firmware_config()
+    config = firmware_config()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "secrets.json"
         path.write_text(json.dumps(settings))

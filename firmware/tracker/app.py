@@ -2,7 +2,6 @@
 # out, a heartbeat back. It never stops: bad input is reported and ignored,
 # a lost link is re-made, and the watchdog resets a board that hangs.
 import gc
-import json
 import sys
 import time
 

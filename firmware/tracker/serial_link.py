@@ -54,11 +54,7 @@ class SerialLink:
             except OSError:
                 byte = b""
             if not byte:
-                # The other end has gone (only on the unix port: a board's USB
-                # port never closes). Keep showing the last state, offline.
-                self.open = False
-                self.poller.unregister(self.stream)
-                self.tracker.disconnected("serial port closed")
+                self._close()
                 return
             self.heard_at = self.tracker.clock.ms()
             self._take(byte)
@@ -82,7 +78,22 @@ class SerialLink:
         return None
 
     def send_status(self, status):
-        self.out.write(encode_line("STAT", status))
+        self._write(encode_line("STAT", status))
 
     def report(self, error, status):
-        self.out.write(encode_line("ERR", {"error": error}))
+        self._write(encode_line("ERR", {"error": error}))
+
+    def _write(self, line):
+        if not self.open:
+            return
+        try:
+            self.out.write(line)
+        except OSError:
+            self._close()
+
+    def _close(self):
+        # The other end has gone (only on the unix port: a board's USB port never
+        # closes). Keep showing the last state, offline.
+        self.open = False
+        self.poller.unregister(self.stream)
+        self.tracker.disconnected("serial port closed")

@@ -1,6 +1,6 @@
 """Draw the LED tracker's wiring diagrams as SVG, one per board.
 
-    python hardware/tracker/diagrams.py [DIR]    # writes wiring-esp32.svg and wiring-pico-w.svg
+    .venv/bin/python hardware/tracker/diagrams.py [DIR]   # writes wiring-esp32.svg, wiring-pico-w.svg
 
 The GPIO numbers come from the firmware's own defaults (``PINS`` in
 firmware/tracker/config.py), so a diagram and the firmware cannot disagree; the test suite
@@ -9,28 +9,20 @@ checks that the committed SVGs are what this script draws.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from companion.firmware import firmware_config
+
 HERE = Path(__file__).resolve().parent
-FIRMWARE_CONFIG = HERE.parents[1] / "firmware" / "tracker" / "config.py"
 
 FIVE_V, GROUND, DATA, SIGNAL = "#d32f2f", "#212121", "#1565c0", "#2e7d32"
 
 
 def firmware_pins() -> dict[str, dict[str, int]]:
-    spec = importlib.util.spec_from_file_location("_tracker_config", FIRMWARE_CONFIG)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.dont_write_bytecode, before = True, sys.dont_write_bytecode
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.dont_write_bytecode = before
-    return dict(module.PINS)
+    return dict(firmware_config().PINS)
 
 
 @dataclass(frozen=True)

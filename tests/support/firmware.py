@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import binascii
 import json
 import subprocess
 from pathlib import Path
@@ -31,4 +32,11 @@ def run_micropython(code: str, *, timeout: float = 30) -> Any:
 
 def pixels(value: Any) -> list[tuple[int, int, int]]:
     """A frame as JSON (lists) → a list of (r, g, b) tuples, for comparing."""
-    return [tuple(p) for p in value]  # type: ignore[misc]
+    return [(p[0], p[1], p[2]) for p in value]
+
+
+def serial_line(kind: str, obj: Any) -> bytes:
+    """One line of the serial protocol (docs/mqtt.md); stands in for the companion's serial
+    driver, being written in parallel."""
+    body = f"{kind} {json.dumps(obj)}".encode()
+    return body + b"*%08x\n" % (binascii.crc32(body) & 0xFFFFFFFF)
