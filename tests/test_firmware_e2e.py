@@ -141,7 +141,8 @@ def test_the_tracker_converges_after_the_broker_restarts(
     companion.play("damage Ann 4")      # while the broker is away
     broker.start()
 
-    companion.wait_status(lambda s: isinstance(s, dict) and s["connects"] == 2)
+    status = companion.wait_status(lambda s: isinstance(s, dict) and s["connects"] == 2)
+    assert status["error"].startswith("connection lost") and status["errors"] == 0
     frame = tracker.wait_for(lambda pixels: list(pixels[:12]) == hp(5, AMBER, ANN_GLOW))
     companion.play("heal Ann 1")
     tracker.wait_for(lambda pixels: list(pixels[:12]) == hp(6, AMBER, ANN_GLOW),

@@ -83,6 +83,9 @@ class HpTracker:
         self.beat_at = self.clock.ms()
 
     def disconnected(self, reason):
+        # Not counted in `errors` (that is rejected input), but the status sent on the
+        # next connect says what happened.
+        self.error = reason
         self.log(reason)
 
     def fail(self, error):
