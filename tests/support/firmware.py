@@ -12,11 +12,11 @@ from companion.firmware import FIRMWARE_DIR
 from companion.firmware.emulator import micropython_command, micropython_path
 from companion.firmware.libs import micropython_lib
 
-HARNESS = Path(__file__).resolve().parents[1] / "firmware"
+HARNESS = Path(__file__).resolve().parents[1] / "firmware" / "on_device"
 
 
 def run_micropython(code: str, *, timeout: float = 30) -> Any:
-    """Run ``code`` after ``from harness import *`` (tests/firmware/harness.py);
+    """Run ``code`` after ``from harness import *`` (tests/firmware/on_device/harness.py);
     returns the JSON its last line of output prints (see ``report``)."""
     result = subprocess.run(
         [micropython_command(), "-c", "from harness import *\n" + code],

@@ -1,8 +1,8 @@
 """The tracker's behaviour on the MicroPython unix port: bad input, revisions, assignment,
 the button, the offline mark, the heartbeat, its settings file and the serial line format.
 
-These run the real HpTracker with a fake link and a hand-moved clock (tests/firmware/harness.py);
-the real links are tested end to end in test_firmware_e2e.py.
+These run the real HpTracker with a fake link and a hand-moved clock (tests/firmware/on_device/harness.py);
+the real links are tested end to end in test_e2e.py.
 """
 
 from __future__ import annotations

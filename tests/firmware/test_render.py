@@ -1,7 +1,7 @@
 """What the tracker's LEDs show for every game state, pixel by pixel, on the MicroPython unix port.
 
 Each case delivers seat payloads to a real HpTracker (FakeStrip, fake link, hand-moved clock;
-see tests/firmware/harness.py) and reads the strip at a given time. Colours are the defaults of
+see tests/firmware/on_device/harness.py) and reads the strip at a given time. Colours are the defaults of
 firmware/tracker/config.py at brightness 1, written out by hand here.
 """
 

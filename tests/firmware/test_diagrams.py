@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parents[1] / "hardware" / "tracker"
+HERE = Path(__file__).resolve().parents[2] / "hardware" / "tracker"
 FILES = ["wiring-esp32.svg", "wiring-pico-w.svg"]
 
 
