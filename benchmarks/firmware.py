@@ -23,6 +23,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from benchmarks.core import percentile
 from companion.core.journal import Journal
 from companion.firmware.emulator import TrackerEmulator
 from companion.table import Table
@@ -36,11 +37,6 @@ GOAL_MS = 50.0
 def lit(hp: int) -> tuple[tuple[int, int, int], ...]:
     """Ann's strip at ``hp`` (9 to 12: the green tier, her red glowing faintly past it)."""
     return ((0, 224, 0),) * hp + ((14, 3, 3),) * (12 - hp)
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def measure(samples: int, workdir: Path) -> list[float]:
