@@ -47,7 +47,7 @@ MESSAGES.register({
     "market.bandit_placed": "{player} places a bandit in {victim}'s {shelter} shelter",
     "market.outpost_destroyed": "The bandit destroys {player}'s outpost shelter "
                                 "({shelter}): it goes back to the market",
-    "market.bandit_idle": "The bandit finds {player}'s {shelter} outpost empty: "
+    "market.bandit_idle": "The bandit finds {player}'s outpost shelter ({shelter}) empty: "
                           "nothing to sit on, it returns to the market",
     "market.ransom": "{player} pays a ransom: the bandit leaves the {shelter} shelter",
     "market.neutralised": "{player} neutralises the bandit in the {shelter} shelter with "
