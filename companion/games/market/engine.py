@@ -8,7 +8,6 @@ those readings.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -18,6 +17,7 @@ from companion.core.errors import (
 )
 from companion.core.events import MESSAGES, Event, event
 from companion.core.players import check_names, find_seat
+from companion.core.records import evolve
 
 from .actions import (
     ACTIONS, Attach, BuyBandit, BuyOutpost, BuyRune, Collect, Colour, Decline, DoubleSteal,
@@ -85,6 +85,12 @@ _TIE_BREAK_REASONS = {
     "III": "the highest number card in hand",
     "IV": "best of 3 rock-paper-scissors",
 }
+
+_TIE_BREAK_KEYS: tuple[tuple[str, Callable[[Player], int]], ...] = (
+    ("I", lambda p: p.outposts),  # more outpost shelters wins
+    ("II", lambda p: -p.bandits),  # more bandits in one's shelters loses
+)
+"""The tie-breaks the table cards decide, each as the number the most of which wins."""
 
 Handler = Callable[[MarketState, Any, list[Event]], MarketState]
 
@@ -266,17 +272,17 @@ class MarketRules:
                 # Checked before the bandit loots, so a shelter looted to its last rune
                 # is abandoned only a turn later, giving its owner one turn to save it.
                 events.append(event("market.abandoned", player=p.name, shelter=shelter.label))
-                state = replace(state.with_player(seat, p.without_shelter(shelter.label)),
-                                market=state.market.plus("bandits", 1))
+                state = evolve(state.with_player(seat, p.without_shelter(shelter.label)),
+                               market=state.market.plus("bandits", 1))
                 continue
             assert shelter.colour is not None
             events.append(event("market.loot", owner=shelter.bandit, colour=shelter.colour,
                                 player=p.name, shelter=shelter.label))
-            state = state.with_player(seat, p.with_shelter(replace(shelter,
-                                                                   runes=shelter.runes - 1)))
+            state = state.with_player(seat, p.with_shelter(evolve(shelter,
+                                                                  runes=shelter.runes - 1)))
             owner = state.players[owner_seat]
             state = state.with_player(owner_seat,
-                                      replace(owner, free=owner.free.plus(shelter.colour, 1)))
+                                      evolve(owner, free=owner.free.plus(shelter.colour, 1)))
         left = state.market.runes
         due: list[Interest] = []
         c = self.content
@@ -296,8 +302,8 @@ class MarketRules:
                 events.append(event("market.interest_short", player=p.name, colour=i.colour,
                                     shelter=i.shelter, short=i.short))
         due = [i for i in due if i.runes]
-        return replace(state, interest=tuple(due),
-                       phase=Phase.INTEREST if due else Phase.PURCHASE)
+        return evolve(state, interest=tuple(due),
+                      phase=Phase.INTEREST if due else Phase.PURCHASE)
 
     def _collect(self, state: MarketState, a: Collect, events: list[Event]) -> MarketState:
         if state.phase is not Phase.INTEREST:
@@ -309,12 +315,12 @@ class MarketRules:
             p = state.players[seat]
             shelter = p.shelter(due.shelter)
             assert shelter is not None
-            state = replace(state.with_player(seat, p.with_shelter(
-                replace(shelter, runes=shelter.runes + due.runes))),
+            state = evolve(state.with_player(seat, p.with_shelter(
+                evolve(shelter, runes=shelter.runes + due.runes))),
                 market=state.market.plus(due.colour, -due.runes))
             events.append(event("market.interest", player=p.name, runes=due.runes,
                                 colour=due.colour, shelter=due.shelter))
-        state = replace(state, interest=(), phase=Phase.PURCHASE)
+        state = evolve(state, interest=(), phase=Phase.PURCHASE)
         return self._check_end(state, events)
 
     def _decline(self, state: MarketState, a: Decline, events: list[Event]) -> MarketState:
@@ -322,7 +328,7 @@ class MarketRules:
             raise WrongPhase(f"decline: {_active(state).name} has no interest to decline",
                              rule="interest")
         events.append(event("market.interest_declined", player=_active(state).name))
-        return replace(state, interest=(), phase=Phase.PURCHASE)
+        return evolve(state, interest=(), phase=Phase.PURCHASE)
 
     # -- paying -----------------------------------------------------------------------
 
@@ -360,7 +366,7 @@ class MarketRules:
         events.append(event("market.paid_runes", player=p.name, runes=runes.total,
                             detail="; ".join(details)))
         market = state.market.plus("red", runes.red).plus("blue", runes.blue)
-        return replace(state.with_player(state.active, p), market=market)
+        return evolve(state.with_player(state.active, p), market=market)
 
     def _check_cards(self, state: MarketState, verb: str, cards: tuple[int, ...]) -> int:
         """The sum of number cards the active player says they discard, once checked."""
@@ -388,8 +394,8 @@ class MarketRules:
     def _play_cards(self, state: MarketState, count: int) -> MarketState:
         """The active player plays ``count`` hand cards: from now on, no paying with runes."""
         p = _active(state)
-        return replace(state.with_player(state.active, replace(p, hand=p.hand - count)),
-                       phase=Phase.CARDS)
+        return evolve(state.with_player(state.active, evolve(p, hand=p.hand - count)),
+                      phase=Phase.CARDS)
 
     def _hand_card(self, state: MarketState, verb: str) -> MarketState:
         p = _active(state)
@@ -416,11 +422,11 @@ class MarketRules:
         else:
             main = p.shelter(place)
             assert main is not None
-            p = p.with_shelter(replace(main, outpost=True))
+            p = p.with_shelter(evolve(main, outpost=True))
             where = f"joined to the {place} main shelter"
         events.append(event("market.outpost_bought", player=p.name, where=where))
-        return replace(state.with_player(state.active, p),
-                       market=state.market.plus("outposts", -1))
+        return evolve(state.with_player(state.active, p),
+                      market=state.market.plus("outposts", -1))
 
     def _buy_bandit(self, state: MarketState, a: BuyBandit, events: list[Event]) -> MarketState:
         _after_interest(state, a.verb)
@@ -451,15 +457,15 @@ class MarketRules:
                                 shelter=target.label))
             market = market.plus("outposts", 1)
         if target.kind == "main":
-            victim = victim.with_shelter(replace(target, outpost=False, bandit=buyer.name))
+            victim = victim.with_shelter(evolve(target, outpost=False, bandit=buyer.name))
         elif target.runes:
             # "... but the bandit remains in the shelter or on the runes."
-            victim = victim.with_shelter(replace(target, kind="ruin", bandit=buyer.name))
+            victim = victim.with_shelter(evolve(target, kind="ruin", bandit=buyer.name))
         else:
             events.append(event("market.bandit_idle", player=victim.name, shelter=target.label))
             victim = victim.without_shelter(target.label)
             market = market.plus("bandits", 1)
-        return replace(state.with_player(victim_seat, victim), market=market)
+        return evolve(state.with_player(victim_seat, victim), market=market)
 
     # -- getting rid of a bandit ----------------------------------------------------------
 
@@ -504,7 +510,7 @@ class MarketRules:
             how = "bought from the market"
         else:
             state, how = _give_up_outpost(state, a.outpost)
-            state = replace(state, market=state.market.plus("outposts", 1))
+            state = evolve(state, market=state.market.plus("outposts", 1))
         events.append(event("market.neutralised", player=p.name, shelter=target.label, how=how))
         return self._evict(state, target.label, events)
 
@@ -517,10 +523,10 @@ class MarketRules:
             assert shelter.colour is not None
             if shelter.runes:
                 events.append(event("market.ruin_cleared", player=p.name, runes=shelter.runes))
-            p = replace(p.without_shelter(label), free=p.free.plus(shelter.colour, shelter.runes))
+            p = evolve(p.without_shelter(label), free=p.free.plus(shelter.colour, shelter.runes))
         else:
-            p = p.with_shelter(replace(shelter, bandit=None))
-        return replace(state.with_player(state.active, p), market=state.market.plus("bandits", 1))
+            p = p.with_shelter(evolve(shelter, bandit=None))
+        return evolve(state.with_player(state.active, p), market=state.market.plus("bandits", 1))
 
     # -- any time on one's turn ------------------------------------------------------------
 
@@ -538,7 +544,7 @@ class MarketRules:
         if p.free[colour] < a.count:
             raise RuleError(f"store: {p.name} has {p.free[colour]} free {colour} rune(s), "
                             f"not {a.count}", rule="free runes")
-        p = replace(p.with_shelter(replace(shelter, colour=colour,
+        p = evolve(p.with_shelter(evolve(shelter, colour=colour,
                                            runes=shelter.runes + a.count)),
                     free=p.free.plus(colour, -a.count))
         events.append(event("market.stored", player=p.name, count=a.count, colour=colour,
@@ -574,8 +580,8 @@ class MarketRules:
         state = self._discard(state, a.cards, events)
         p = _active(state)
         events.append(event("market.rune_bought", player=p.name, runes=count, colour=a.colour))
-        state = replace(state.with_player(state.active,
-                                          replace(p, free=p.free.plus(a.colour, count))),
+        state = evolve(state.with_player(state.active,
+                                          evolve(p, free=p.free.plus(a.colour, count))),
                         market=state.market.plus(a.colour, -count))
         return self._check_end(state, events)
 
@@ -651,7 +657,7 @@ class MarketRules:
                             f"so {attacker.name} steals nothing: leave out take=",
                             rule="duel steal")
         state = self._hand_card(state, a.verb)
-        state = replace(state, duelled=state.duelled + (defender.name,))
+        state = evolve(state, duelled=state.duelled + (defender.name,))
         if not won:
             events.append(event("market.duel_lost", player=attacker.name, attack=a.attack,
                                 defender=defender.name, defence=a.defence))
@@ -675,13 +681,13 @@ class MarketRules:
                             "(say cannot_play if none of them can be played)",
                             rule="one hand card")
         drawn = max(0, self.content.hand_size - p.hand)
-        p = replace(p, hand=p.hand + drawn)
+        p = evolve(p, hand=p.hand + drawn)
         events.append(event("market.fill_up", player=p.name, drawn=drawn, hand=p.hand))
         state = state.with_player(state.active, p)
         n = len(state.players)
         nxt = (state.active + 1) % n
-        state = replace(state, active=nxt, turn=state.turn + 1,
-                        round=state.round + (nxt == state.first), duelled=(), interest=())
+        state = evolve(state, active=nxt, turn=state.turn + 1,
+                       round=state.round + (nxt == state.first), duelled=(), interest=())
         return self._begin_turn(state, events)
 
     # -- the end ----------------------------------------------------------------------------
@@ -698,29 +704,28 @@ class MarketRules:
         outcome = Outcome(scores=scores, tied=tied, contenders=tied)
         if len(tied) == 1:
             events.append(event("market.wins", player=tied[0], score=top))
-            return replace(state, outcome=replace(outcome, winner=tied[0]), phase=Phase.OVER,
-                           interest=())
+            return evolve(state, outcome=evolve(outcome, winner=tied[0]), phase=Phase.OVER,
+                          interest=())
         events.append(event("market.tie", players=", ".join(tied), score=top, tie_break="I",
                              reason=_TIE_BREAK_REASONS["I"]))
         by_name = {p.name: p for p in state.players}
-        # I: more outpost shelters wins; II: more bandits in one's shelters loses.
-        for tie_break, key in (("I", lambda p: p.outposts), ("II", lambda p: -p.bandits)):
+        for tie_break, key in _TIE_BREAK_KEYS:
             best = max(key(by_name[n]) for n in outcome.contenders)
             contenders = tuple(n for n in outcome.contenders if key(by_name[n]) == best)
-            outcome = replace(outcome, contenders=contenders)
+            outcome = evolve(outcome, contenders=contenders)
             if len(contenders) == 1:
                 return self._won(state, outcome, tie_break, events)
             events.append(event("market.tie_remains", tie_break=tie_break,
                                 players=", ".join(contenders)))
-        return replace(state, outcome=outcome, phase=Phase.TIE_BREAK, interest=())
+        return evolve(state, outcome=outcome, phase=Phase.TIE_BREAK, interest=())
 
     def _won(self, state: MarketState, outcome: Outcome, tie_break: Any,
              events: list[Event]) -> MarketState:
         winner = outcome.contenders[0]
         events.append(event("market.wins_tie_break", player=winner, tie_break=tie_break,
                             reason=_TIE_BREAK_REASONS[tie_break]))
-        return replace(state, outcome=replace(outcome, winner=winner, tie_break=tie_break),
-                       phase=Phase.OVER, interest=())
+        return evolve(state, outcome=evolve(outcome, winner=winner, tie_break=tie_break),
+                      phase=Phase.OVER, interest=())
 
     def _high_cards(self, state: MarketState, a: HighCards, events: list[Event]) -> MarketState:
         outcome = state.outcome
@@ -750,12 +755,12 @@ class MarketRules:
                             f"players: {', '.join(outcome.contenders)}", rule="tie-break")
         best = max(values.values())
         contenders = tuple(n for n in outcome.contenders if values[n] == best)
-        outcome = replace(outcome, contenders=contenders,
-                          high_cards=tuple((n, values[n]) for n in outcome.contenders))
+        outcome = evolve(outcome, contenders=contenders,
+                         high_cards=tuple((n, values[n]) for n in outcome.contenders))
         if len(contenders) == 1:
             return self._won(state, outcome, "III", events)
         events.append(event("market.tie_remains", tie_break="III", players=", ".join(contenders)))
-        return replace(state, outcome=outcome)
+        return evolve(state, outcome=outcome)
 
     def _rps(self, state: MarketState, a: RockPaperScissors, events: list[Event]) -> MarketState:
         outcome = state.outcome
@@ -768,7 +773,7 @@ class MarketRules:
         if winner not in outcome.contenders:
             raise RuleError(f"rps: {winner} is not in the tie; it is between "
                             f"{', '.join(outcome.contenders)}", rule="tie-break")
-        return self._won(state, replace(outcome, contenders=(winner,)), "IV", events)
+        return self._won(state, evolve(outcome, contenders=(winner,)), "IV", events)
 
 
 # -- module helpers ---------------------------------------------------------------------
@@ -822,7 +827,7 @@ def _take_runes(player: Player, colour: Colour, count: int, verb: str) -> tuple[
     sources: list[str] = []
     from_free = min(count, player.free[colour])
     if from_free:
-        player = replace(player, free=player.free.plus(colour, -from_free))
+        player = evolve(player, free=player.free.plus(colour, -from_free))
         sources.append(f"{from_free} free")
     left = count - from_free
     shelters = sorted((s for s in player.shelters if s.colour == colour and not s.occupied
@@ -835,7 +840,7 @@ def _take_runes(player: Player, colour: Colour, count: int, verb: str) -> tuple[
         runes = shelter.runes - taken
         # An empty stand-alone outpost has no colour until a rune is put in it again.
         colour_now = None if shelter.kind == "outpost" and not runes else shelter.colour
-        player = player.with_shelter(replace(shelter, runes=runes, colour=colour_now))
+        player = player.with_shelter(evolve(shelter, runes=runes, colour=colour_now))
         sources.append(f"{taken} from {shelter.label}")
     return player, ", ".join(sources)
 
@@ -853,12 +858,12 @@ def _steal(state: MarketState, victim_ref: str, take: Take, verb: str,
         if victim.hand < 1:
             raise RuleError(f"{verb}: {victim.name} has no hand card to steal",
                             rule="steal card")
-        victim = replace(victim, hand=victim.hand - 1)
-        thief = replace(thief, hand=thief.hand + 1)
+        victim = evolve(victim, hand=victim.hand - 1)
+        thief = evolve(thief, hand=thief.hand + 1)
         events.append(event("market.steal_card", player=thief.name, victim=victim.name))
     else:
         victim, _ = _take_runes(victim, take, 1, verb)
-        thief = replace(thief, free=thief.free.plus(take, 1))
+        thief = evolve(thief, free=thief.free.plus(take, 1))
         events.append(event("market.steal_rune", player=thief.name, colour=take,
                             victim=victim.name))
     return state.with_player(seat, victim).with_player(state.active, thief)
@@ -910,7 +915,7 @@ def _check_joinable(player: Player, outpost: Shelter | None, main: Colour, verb:
 def _join(player: Player, outpost: Shelter, main: Colour, verb: str) -> Player:
     """``player`` with the stand-alone ``outpost`` joined to their ``main`` shelter."""
     shelter = _check_joinable(player, outpost, main, verb)
-    joined = replace(shelter, outpost=True, runes=shelter.runes + outpost.runes)
+    joined = evolve(shelter, outpost=True, runes=shelter.runes + outpost.runes)
     return player.without_shelter(outpost.label).with_shelter(joined)
 
 
@@ -951,13 +956,13 @@ def _give_up_outpost(state: MarketState, ref: str | None) -> tuple[MarketState, 
                         + " or ".join(f"outpost={s.label}" for s in owned), rule="neutralise")
     shelter = owned[0]
     if shelter.kind == "main":
-        p = p.with_shelter(replace(shelter, outpost=False))
+        p = p.with_shelter(evolve(shelter, outpost=False))
         how = f"the one joined to the {shelter.label} main shelter"
     else:
         # The card goes back; its runes stay with the player.
         p = p.without_shelter(shelter.label)
         if shelter.colour is not None:
-            p = replace(p, free=p.free.plus(shelter.colour, shelter.runes))
+            p = evolve(p, free=p.free.plus(shelter.colour, shelter.runes))
         how = f"the stand-alone {shelter.label}"
     return state.with_player(state.active, p), how
 
@@ -982,7 +987,7 @@ def _discard_table_shelter(state: MarketState, colour: Colour,
                         "shelter from the table"))
     events.append(event("market.table_shelter_discarded", player=p.name, colour=colour,
                         runes=shelter.runes))
-    p = replace(p.without_shelter(colour), free=p.free.plus(colour, shelter.runes))
+    p = evolve(p.without_shelter(colour), free=p.free.plus(colour, shelter.runes))
     if shelter.outpost:
         # The outpost "remains until it is destroyed by a bandit": it stands alone now.
         label = _free_outpost_label(p)

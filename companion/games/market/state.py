@@ -6,9 +6,11 @@ market, free in front of a player, or in one of a player's shelters.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
+
+from companion.core.records import evolve
 
 from .actions import Colour
 
@@ -43,7 +45,7 @@ class Runes:
         return self.red if colour == "red" else self.blue
 
     def plus(self, colour: Colour, count: int) -> Runes:
-        return replace(self, **{colour: self[colour] + count})
+        return evolve(self, **{colour: self[colour] + count})
 
     @property
     def total(self) -> int:
@@ -64,7 +66,7 @@ class Market:
         return Runes(self.red, self.blue)
 
     def plus(self, what: Literal["red", "blue", "outposts", "bandits"], count: int) -> Market:
-        return replace(self, **{what: getattr(self, what) + count})
+        return evolve(self, **{what: getattr(self, what) + count})
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +154,12 @@ class Player:
     def with_shelter(self, shelter: Shelter) -> Player:
         """This player with ``shelter`` replacing the one of the same label, or added."""
         if any(s.label == shelter.label for s in self.shelters):
-            return replace(self, shelters=tuple(shelter if s.label == shelter.label else s
+            return evolve(self, shelters=tuple(shelter if s.label == shelter.label else s
                                                 for s in self.shelters))
-        return replace(self, shelters=self.shelters + (shelter,))
+        return evolve(self, shelters=self.shelters + (shelter,))
 
     def without_shelter(self, label: str) -> Player:
-        return replace(self, shelters=tuple(s for s in self.shelters if s.label != label))
+        return evolve(self, shelters=tuple(s for s in self.shelters if s.label != label))
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,4 +224,4 @@ class MarketState:
         return self.outcome is not None
 
     def with_player(self, seat: int, player: Player) -> MarketState:
-        return replace(self, players=self.players[:seat] + (player,) + self.players[seat + 1:])
+        return evolve(self, players=self.players[:seat] + (player,) + self.players[seat + 1:])

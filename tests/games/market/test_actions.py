@@ -65,8 +65,7 @@ def test_malformed_actions_are_syntax_errors(line: str, message: str) -> None:
 
 
 def test_usage_lines_show_the_fields() -> None:
-    assert Duel.usage() == ("duel PLAYER DEFENDER ATTACK [defence=DEFENCE] [conceded] "
-                            "[take=TAKE]").replace("TAKE", "red|blue|card|nothing")
+    assert Duel.usage() == "duel PLAYER DEFENDER ATTACK [DEFENCE] [conceded] [red|blue|card|nothing]"
     assert BuyRune.usage() == "buy_rune PLAYER red|blue CARDS..."
 
 
