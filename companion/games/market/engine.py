@@ -169,7 +169,9 @@ class MarketRules:
             raise GameOver(f"{action.verb}: the game is over ({state.outcome.winner} won); "
                            "undo to go back", rule="game over")
         actor = state.players[state.active].name
-        named = state.players[find_seat([p.name for p in state.players], action.player)].name  # type: ignore[attr-defined]
+        # Every turn action names its player first; only the active player acts.
+        ref: str = getattr(action, "player")
+        named = state.players[find_seat([p.name for p in state.players], ref)].name
         if named != actor:
             raise WrongPhase(f"{action.verb}: it is {actor}'s turn, not {named}'s", rule="turn")
         return handler(state, action, events), tuple(events)
@@ -193,8 +195,8 @@ class MarketRules:
                        "outpost_cards": c.price_cards, "bandit_cards": c.price_cards,
                        "rune_sums": sorted(c.rune_sums), "ransom_cards": c.ransom_cards,
                        "ransom_runes": c.ransom_runes},
-            "interest": [{"shelter": i.shelter, "colour": i.colour, "runes": i.runes,
-                          "short": i.short} for i in state.interest],
+            "interest": [{"shelter": i.shelter, "colour": i.colour, "runes": i.runes}
+                         for i in state.interest],
             "interest_total": sum(i.runes for i in state.interest),
             "hand_card_played": state.phase is Phase.CARDS,
             "duelled": list(state.duelled),
@@ -293,15 +295,14 @@ class MarketRules:
                       else c.interest)
             paid = min(earned, left[shelter.colour])
             left = left.plus(shelter.colour, -paid)
-            due.append(Interest(shelter.label, shelter.colour, paid, earned - paid))
-        for i in due:
-            if i.runes:
-                events.append(event("market.interest_due", player=p.name, runes=i.runes,
-                                    colour=i.colour, shelter=i.shelter))
-            if i.short:
-                events.append(event("market.interest_short", player=p.name, colour=i.colour,
-                                    shelter=i.shelter, short=i.short))
-        due = [i for i in due if i.runes]
+            if paid:
+                due.append(Interest(shelter.label, shelter.colour, paid))
+                events.append(event("market.interest_due", player=p.name, runes=paid,
+                                    colour=shelter.colour, shelter=shelter.label))
+            if paid < earned:
+                events.append(event("market.interest_short", player=p.name,
+                                    colour=shelter.colour, shelter=shelter.label,
+                                    short=earned - paid))
         return evolve(state, interest=tuple(due),
                       phase=Phase.INTEREST if due else Phase.PURCHASE)
 
@@ -544,9 +545,8 @@ class MarketRules:
         if p.free[colour] < a.count:
             raise RuleError(f"store: {p.name} has {p.free[colour]} free {colour} rune(s), "
                             f"not {a.count}", rule="free runes")
-        p = evolve(p.with_shelter(evolve(shelter, colour=colour,
-                                           runes=shelter.runes + a.count)),
-                    free=p.free.plus(colour, -a.count))
+        p = evolve(p.with_shelter(evolve(shelter, colour=colour, runes=shelter.runes + a.count)),
+                   free=p.free.plus(colour, -a.count))
         events.append(event("market.stored", player=p.name, count=a.count, colour=colour,
                             shelter=shelter.label))
         return state.with_player(state.active, p)
@@ -580,9 +580,9 @@ class MarketRules:
         state = self._discard(state, a.cards, events)
         p = _active(state)
         events.append(event("market.rune_bought", player=p.name, runes=count, colour=a.colour))
-        state = evolve(state.with_player(state.active,
-                                          evolve(p, free=p.free.plus(a.colour, count))),
-                        market=state.market.plus(a.colour, -count))
+        p = evolve(p, free=p.free.plus(a.colour, count))
+        state = evolve(state.with_player(state.active, p),
+                       market=state.market.plus(a.colour, -count))
         return self._check_end(state, events)
 
     def _play_shelter(self, state: MarketState, a: PlayShelter,
@@ -707,7 +707,7 @@ class MarketRules:
             return evolve(state, outcome=evolve(outcome, winner=tied[0]), phase=Phase.OVER,
                           interest=())
         events.append(event("market.tie", players=", ".join(tied), score=top, tie_break="I",
-                             reason=_TIE_BREAK_REASONS["I"]))
+                            reason=_TIE_BREAK_REASONS["I"]))
         by_name = {p.name: p for p in state.players}
         for tie_break, key in _TIE_BREAK_KEYS:
             best = max(key(by_name[n]) for n in outcome.contenders)

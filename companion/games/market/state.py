@@ -155,7 +155,7 @@ class Player:
         """This player with ``shelter`` replacing the one of the same label, or added."""
         if any(s.label == shelter.label for s in self.shelters):
             return evolve(self, shelters=tuple(shelter if s.label == shelter.label else s
-                                                for s in self.shelters))
+                                               for s in self.shelters))
         return evolve(self, shelters=self.shelters + (shelter,))
 
     def without_shelter(self, label: str) -> Player:
@@ -169,8 +169,6 @@ class Interest:
     shelter: str
     colour: Colour
     runes: int
-    short: int = 0
-    """Runes the shelter earned but the market no longer holds."""
 
 
 @dataclass(frozen=True, slots=True)

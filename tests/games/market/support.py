@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from companion.core.events import Event
 from companion.core.session import parse_setup
-from companion.games.market.actions import ACTIONS
+from companion.games.market.actions import ACTIONS, Colour, MarketSetup
 from companion.games.market.engine import MarketRules
 from companion.games.market.state import MarketState, Phase, Player, Runes, Shelter
 
@@ -21,7 +21,9 @@ RULES = MarketRules()
 def new(players: str = "Ann,Bob", **options: object) -> MarketState:
     """A new game, e.g. ``new("Ann,Bob,Cid", first="Cid", red=5)``."""
     words = " ".join(f"{k}={v}" for k, v in options.items())
-    return RULES.new_game(parse_setup(RULES, f"market players={players} {words}"))  # type: ignore[arg-type]
+    setup = parse_setup(RULES, f"market players={players} {words}")
+    assert isinstance(setup, MarketSetup)
+    return RULES.new_game(setup)
 
 
 def play(state: MarketState, *lines: str) -> MarketState:
@@ -85,15 +87,16 @@ def total_runes(state: MarketState) -> int:
     return state.market.red + state.market.blue + sum(p.total_runes for p in state.players)
 
 
-def main(colour: str, runes: int = 0, *, outpost: bool = False,
+def main(colour: Colour, runes: int = 0, *, outpost: bool = False,
          bandit: str | None = None) -> Shelter:
-    return Shelter(colour, "main", colour, runes, outpost, bandit)  # type: ignore[arg-type]
+    return Shelter(colour, "main", colour, runes, outpost, bandit)
 
 
-def outpost(runes: int = 0, colour: str | None = None, label: str = "outpost") -> Shelter:
-    return Shelter(label, "outpost", colour if runes or colour else None, runes)  # type: ignore[arg-type]
+def outpost(runes: int = 0, colour: Colour | None = None, label: str = "outpost") -> Shelter:
+    """A stand-alone outpost shelter; it has a colour only while it holds runes."""
+    assert (colour is None) == (runes == 0)
+    return Shelter(label, "outpost", colour, runes)
 
 
-def ruin(colour: str, runes: int, bandit: str, label: str = "outpost") -> Shelter:
-    return Shelter(label, "ruin", colour, runes, False, bandit)  # type: ignore[arg-type]
-
+def ruin(colour: Colour, runes: int, bandit: str, label: str = "outpost") -> Shelter:
+    return Shelter(label, "ruin", colour, runes, False, bandit)

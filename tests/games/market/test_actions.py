@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,10 +14,10 @@ from companion.core.session import Session
 from companion.games.market import engine
 from companion.games.market.actions import ACTIONS, BuyRune, Duel
 
-from .support import arrange, main
 
 EXAMPLES = [
-    "collect Ann", "decline Ann", "buy_outpost Ann runes=red", "buy_outpost Ann cards=10,11 to=blue",
+    "collect Ann", "decline Ann", "buy_outpost Ann runes=red",
+    "buy_outpost Ann cards=10,11 to=blue",
     "buy_bandit Ann Bob red runes=blue", "buy_bandit Ann Bob outpost2 cards=13,9",
     "ransom Ann red cards=10,11", "ransom Ann red red=1 blue=2", "neutralise Ann red",
     "neutralise Ann red outpost=outpost", "neutralise Ann red runes=red", "store Ann red 2",
@@ -65,7 +66,8 @@ def test_malformed_actions_are_syntax_errors(line: str, message: str) -> None:
 
 
 def test_usage_lines_show_the_fields() -> None:
-    assert Duel.usage() == "duel PLAYER DEFENDER ATTACK [DEFENCE] [conceded] [red|blue|card|nothing]"
+    assert Duel.usage() == ("duel PLAYER DEFENDER ATTACK [DEFENCE] [conceded] "
+                            "[red|blue|card|nothing]")
     assert BuyRune.usage() == "buy_rune PLAYER red|blue CARDS..."
 
 
@@ -88,9 +90,18 @@ def test_every_market_message_is_emitted_somewhere() -> None:
 # -- bad input changes nothing (the list) ----------------------------------------------
 
 
+OPENING = [
+    # Round 1: Ann shelters two red runes, emptying the market of red; Bob's bandit moves in.
+    "shelter Ann red", "buy_rune Ann red cards=5", "buy_rune Ann red cards=10",
+    "store Ann red 2", "end_turn Ann",
+    "shelter Bob blue", "buy_bandit Bob Ann red cards=10,11", "end_turn Bob",
+    # Round 2: the bandit has looted one; Ann's other red rune is frozen.
+]
+
+
 @pytest.mark.parametrize(("lines", "bad", "message"), [
     # spending frozen runes
-    ([], "buy_outpost Ann runes=red", "frozen under a bandit"),
+    ([], "buy_outpost Ann runes=red", "1 more are frozen under a bandit"),
     # buying after a hand card was played
     (["buy_rune Ann blue cards=5"], "buy_outpost Ann runes=blue",
      "after the first hand card nothing may be paid with runes"),
@@ -106,13 +117,8 @@ def test_every_market_message_is_emitted_somewhere() -> None:
 ])
 def test_bad_input_is_refused_and_changes_nothing(lines: list[str], bad: str,
                                                   message: str) -> None:
-    session = Session.new("market", "market players=Ann,Bob red=4 blue=8")
-    state = arrange(session.state, "Ann", red=2, blue=4,
-                    shelters=(main("red", 2, bandit="Bob"),))
-    state = arrange(state, "Bob", shelters=(main("blue"),))
-    session = Session(session.rules, session.setup)
-    session._states[0] = state  # start from the arranged position
-    for line in lines:
+    session: Session[Any] = Session.new("market", "market players=Ann,Bob red=2 blue=8")
+    for line in OPENING + lines:
         session.play(line)
     before, revision, log = session.state, session.revision, session.log
     with pytest.raises(CompanionError, match=message):

@@ -122,8 +122,8 @@ def test_an_outpost_already_owned_neutralises_the_bandit() -> None:
     assert shelter(state, "Ann", "red").bandit is None
     assert player(state, "Ann").shelter("outpost") is None
     assert player(state, "Ann").free.blue == 1  # the card goes back, its rune stays
-    assert (state.market.outposts, state.market.bandits) == (market.outposts + 1,
-                                                            market.bandits + 1)
+    assert state.market.outposts == market.outposts + 1
+    assert state.market.bandits == market.bandits + 1
     assert lines == ["Ann neutralises the bandit in the red shelter with an outpost shelter "
                      "(the stand-alone outpost): both go back to the market"]
 

@@ -364,7 +364,7 @@ def test_no_duel_against_oneself() -> None:
         play(new(), "duel Ann Ann 9 conceded take=card")
 
 
-# -- phase 4 ----------------------------------------------------------------------------------------
+# -- phase 4 ------------------------------------------------------------------------------
 
 
 def test_the_turn_ends_by_filling_up_to_3_and_passes_left() -> None:

@@ -46,8 +46,8 @@ def test_a_stand_alone_outpost_earns_one_of_its_colour() -> None:
 
 def test_each_shelter_earns_separately() -> None:
     # Two main shelters, one with its outpost: "you earn double interest for this warehouse".
-    state, _ = begin(arrange(new(), "Ann", shelters=(main("red", 1, outpost=True),
-                                                      main("blue", 3))))
+    state, _ = begin(arrange(new(), "Ann",
+                             shelters=(main("red", 1, outpost=True), main("blue", 3))))
     assert due(state) == [("red", "red", 2), ("blue", "blue", 1)]
 
 
@@ -61,14 +61,14 @@ def test_interest_is_shown_before_it_is_collected() -> None:
     assert "Ann may collect 2 red rune(s) of interest for the red shelter" in lines
     doc = RULES.to_json(state)
     assert doc["phase"] == "interest"
-    assert doc["interest"] == [{"shelter": "red", "colour": "red", "runes": 2, "short": 0}]
+    assert doc["interest"] == [{"shelter": "red", "colour": "red", "runes": 2}]
     assert doc["interest_total"] == 2
     assert player(state, "Ann").runes("red") == 1  # not paid yet
 
 
 def test_collect_puts_the_interest_into_the_shelter_that_earned_it() -> None:
-    state, _ = begin(arrange(new(), "Ann", shelters=(main("red", 1, outpost=True),
-                                                      outpost(1, "blue"))))
+    state, _ = begin(arrange(new(), "Ann",
+                             shelters=(main("red", 1, outpost=True), outpost(1, "blue"))))
     market = state.market
     state = play(state, "collect Ann")
     assert shelter(state, "Ann", "red").runes == 3
@@ -123,7 +123,7 @@ def test_the_market_pays_only_the_runes_it_has() -> None:
     state = arrange(new("Ann,Bob", red=4, blue=5), "Ann",
                     shelters=(main("red", 1, outpost=True), outpost(1, "red")))
     state, lines = begin(state)
-    assert state.interest == (Interest("red", "red", 2, 0),)
+    assert state.interest == (Interest("red", "red", 2),)
     assert "The market has no more red runes: Ann's outpost shelter earns 1 fewer" in lines
 
 

@@ -96,7 +96,8 @@ def test_nothing_is_bought_with_runes_after_a_hand_card() -> None:
     # "Once you have played your first hand card, you may no longer ... buy anything with runes."
     state = arrange(new(), "Ann", red=4)
     state = play(state, "buy_rune Ann blue cards=5")
-    with pytest.raises(WrongPhase, match="after the first hand card nothing may be paid with runes"):
+    with pytest.raises(WrongPhase, match="after the first hand card nothing may be paid with "
+                                         "runes"):
         play(state, "buy_outpost Ann runes=red")
 
 
@@ -128,7 +129,8 @@ def test_an_outpost_stands_alone_with_no_colour_until_a_rune_goes_in() -> None:
     assert shelter(state, "Ann", "outpost").colour is None
     state = arrange(state, "Ann", blue=1)
     state = play(state, "store Ann outpost")
-    assert shelter(state, "Ann", "outpost").colour == "blue"  # "determined by the rune placed in it"
+    # "The colour of the outpost shelter is then determined by the rune placed in it."
+    assert shelter(state, "Ann", "outpost").colour == "blue"
 
 
 def test_an_outpost_may_join_a_main_shelter() -> None:
