@@ -26,7 +26,7 @@ from .actions import (
 )
 from .content import MarketContent
 from .state import (
-    COLOURS, Interest, Market, MarketState, Outcome, Phase, Player, Runes, Shelter,
+    COLOURS, Interest, Market, MarketState, Outcome, Phase, Player, Runes, Shelter, TieBreak,
 )
 
 MESSAGES.register({
@@ -86,7 +86,7 @@ _TIE_BREAK_REASONS = {
     "IV": "best of 3 rock-paper-scissors",
 }
 
-_TIE_BREAK_KEYS: tuple[tuple[str, Callable[[Player], int]], ...] = (
+_TIE_BREAK_KEYS: tuple[tuple[TieBreak, Callable[[Player], int]], ...] = (
     ("I", lambda p: p.outposts),  # more outpost shelters wins
     ("II", lambda p: -p.bandits),  # more bandits in one's shelters loses
 )
@@ -113,8 +113,8 @@ class MarketRules:
             PlayShelter: self._play_shelter, Thief: self._thief, DoubleSteal: self._double_steal,
             Duel: self._duel, EndTurn: self._end_turn,
         }
-        self._result_handlers: dict[type[Action], Handler] = {
-            HighCards: self._high_cards, RockPaperScissors: self._rps,
+        self._result_handlers: dict[type[Action], tuple[str, Handler]] = {
+            HighCards: ("high_cards", self._high_cards), RockPaperScissors: ("rps", self._rps),
         }
 
     @cached_property
@@ -154,7 +154,12 @@ class MarketRules:
             if state.phase is not Phase.TIE_BREAK:
                 raise WrongPhase(f"{action.verb}: only to break a tie at the end of the game",
                                  rule="tie-break")
-            return self._result_handlers[type(action)](state, action, events), tuple(events)
+            assert state.outcome is not None
+            waits_for, result = self._result_handlers[type(action)]
+            if state.outcome.waiting_for != waits_for:
+                raise WrongPhase(f"{action.verb}: the tie waits for tie-break "
+                                 f"{_next_tie_break(state.outcome)}", rule="tie-break")
+            return result(state, action, events), tuple(events)
         handler = self._turn_handlers.get(type(action))
         if handler is None:
             raise RuleError(f"{action.verb!r} is not an action of {self.title}",
@@ -162,8 +167,7 @@ class MarketRules:
         if state.phase is Phase.TIE_BREAK:
             assert state.outcome is not None
             raise WrongPhase(f"{action.verb}: the game has ended in a tie; enter tie-break "
-                             f"{_next_tie_break(state.outcome)} with "
-                             f"{state.outcome.waiting_for}", rule="tie-break")
+                             f"{_next_tie_break(state.outcome)}", rule="tie-break")
         if state.phase is Phase.OVER:
             assert state.outcome is not None
             raise GameOver(f"{action.verb}: the game is over ({state.outcome.winner} won); "
@@ -704,35 +708,19 @@ class MarketRules:
         outcome = Outcome(scores=scores, tied=tied, contenders=tied)
         if len(tied) == 1:
             events.append(event("market.wins", player=tied[0], score=top))
-            return evolve(state, outcome=evolve(outcome, winner=tied[0]), phase=Phase.OVER,
-                          interest=())
+            return _settle(state, evolve(outcome, winner=tied[0]))
         events.append(event("market.tie", players=", ".join(tied), score=top, tie_break="I",
                             reason=_TIE_BREAK_REASONS["I"]))
         by_name = {p.name: p for p in state.players}
         for tie_break, key in _TIE_BREAK_KEYS:
-            best = max(key(by_name[n]) for n in outcome.contenders)
-            contenders = tuple(n for n in outcome.contenders if key(by_name[n]) == best)
-            outcome = evolve(outcome, contenders=contenders)
-            if len(contenders) == 1:
-                return self._won(state, outcome, tie_break, events)
-            events.append(event("market.tie_remains", tie_break=tie_break,
-                                players=", ".join(contenders)))
-        return evolve(state, outcome=outcome, phase=Phase.TIE_BREAK, interest=())
-
-    def _won(self, state: MarketState, outcome: Outcome, tie_break: Any,
-             events: list[Event]) -> MarketState:
-        winner = outcome.contenders[0]
-        events.append(event("market.wins_tie_break", player=winner, tie_break=tie_break,
-                            reason=_TIE_BREAK_REASONS[tie_break]))
-        return evolve(state, outcome=evolve(outcome, winner=winner, tie_break=tie_break),
-                      phase=Phase.OVER, interest=())
+            outcome = _narrow(outcome, tie_break, lambda name: key(by_name[name]), events)
+            if outcome.winner is not None:
+                break
+        return _settle(state, outcome)
 
     def _high_cards(self, state: MarketState, a: HighCards, events: list[Event]) -> MarketState:
         outcome = state.outcome
         assert outcome is not None
-        if outcome.waiting_for != "high_cards":
-            raise WrongPhase("high_cards: tie-break III is done; enter the rock-paper-scissors "
-                             "winner (rps NAME)", rule="tie-break")
         c = self.content
         names = [p.name for p in state.players]
         values: dict[str, int] = {}
@@ -753,27 +741,18 @@ class MarketRules:
         if set(values) != set(outcome.contenders):
             raise RuleError(f"high_cards: give the highest number card of exactly the tied "
                             f"players: {', '.join(outcome.contenders)}", rule="tie-break")
-        best = max(values.values())
-        contenders = tuple(n for n in outcome.contenders if values[n] == best)
-        outcome = evolve(outcome, contenders=contenders,
-                         high_cards=tuple((n, values[n]) for n in outcome.contenders))
-        if len(contenders) == 1:
-            return self._won(state, outcome, "III", events)
-        events.append(event("market.tie_remains", tie_break="III", players=", ".join(contenders)))
-        return evolve(state, outcome=outcome)
+        outcome = evolve(outcome, high_cards=tuple((n, values[n]) for n in outcome.contenders))
+        return _settle(state, _narrow(outcome, "III", values.__getitem__, events))
 
     def _rps(self, state: MarketState, a: RockPaperScissors, events: list[Event]) -> MarketState:
         outcome = state.outcome
         assert outcome is not None
-        if outcome.waiting_for != "rps":
-            raise WrongPhase("rps: first enter tie-break III, the tied players' highest number "
-                             "cards (high_cards Ann:13 Bob:9)", rule="tie-break")
         names = [p.name for p in state.players]
         winner = names[find_seat(names, a.winner)]
         if winner not in outcome.contenders:
             raise RuleError(f"rps: {winner} is not in the tie; it is between "
                             f"{', '.join(outcome.contenders)}", rule="tie-break")
-        return self._won(state, evolve(outcome, contenders=(winner,)), "IV", events)
+        return _settle(state, _narrow(outcome, "IV", lambda name: name == winner, events))
 
 
 # -- module helpers ---------------------------------------------------------------------
@@ -1004,8 +983,32 @@ def _only_free_colour(player: Player, verb: str) -> Colour:
                     "colour=blue)", rule="shelter colour")
 
 
+def _narrow(outcome: Outcome, tie_break: TieBreak, value: Callable[[str], int],
+            events: list[Event]) -> Outcome:
+    """One tie-break: the contenders with the highest ``value`` stay; one left has won."""
+    best = max(value(n) for n in outcome.contenders)
+    contenders = tuple(n for n in outcome.contenders if value(n) == best)
+    if len(contenders) > 1:
+        events.append(event("market.tie_remains", tie_break=tie_break,
+                            players=", ".join(contenders)))
+        return evolve(outcome, contenders=contenders)
+    events.append(event("market.wins_tie_break", player=contenders[0], tie_break=tie_break,
+                        reason=_TIE_BREAK_REASONS[tie_break]))
+    return evolve(outcome, contenders=contenders, winner=contenders[0], tie_break=tie_break)
+
+
+def _settle(state: MarketState, outcome: Outcome) -> MarketState:
+    """The game ended: over with a winner, else waiting for the next tie-break's result."""
+    return evolve(state, outcome=outcome, interest=(),
+                  phase=Phase.TIE_BREAK if outcome.winner is None else Phase.OVER)
+
+
 def _next_tie_break(outcome: Outcome) -> str:
-    return "IV (rock-paper-scissors)" if outcome.waiting_for == "rps" else "III (high cards)"
+    """The tie-break the table must enter, and how."""
+    if outcome.waiting_for == "rps":
+        return "IV, the rock-paper-scissors winner: rps NAME"
+    return ("III, the tied players' highest number cards: high_cards "
+            + " ".join(f"{n}:VALUE" for n in outcome.contenders))
 
 
 def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:

@@ -17,6 +17,7 @@ from .actions import Colour
 COLOURS: tuple[Colour, ...] = ("red", "blue")
 
 ShelterKind = Literal["main", "outpost", "ruin"]
+TieBreak = Literal["I", "II", "III", "IV"]
 
 
 class Phase(StrEnum):
@@ -182,7 +183,7 @@ class Outcome:
     contenders: tuple[str, ...]
     """Who is still in the running after the tie-breaks so far."""
     winner: str | None = None
-    tie_break: Literal["I", "II", "III", "IV"] | None = None
+    tie_break: TieBreak | None = None
     """The tie-break that decided it; None when the scores alone did."""
     high_cards: tuple[tuple[str, int], ...] = ()
     """Tie-break III: each contender's highest number card in hand, once entered."""

@@ -137,10 +137,13 @@ def test_tie_break_entries_are_checked() -> None:
         play(state, "high_cards Ann-3 Bob:4")
     with pytest.raises(UnknownPlayer):
         play(state, "high_cards Zed:3 Bob:4")
-    with pytest.raises(WrongPhase, match="first enter tie-break III"):
+    with pytest.raises(WrongPhase, match="rps: the tie waits for tie-break III, the tied "
+                                         "players' highest number cards: high_cards "
+                                         "Ann:VALUE Bob:VALUE"):
         play(state, "rps Ann")
     state = play(state, "high_cards Ann:5 Bob:5")
-    with pytest.raises(WrongPhase, match="tie-break III is done"):
+    with pytest.raises(WrongPhase, match="the tie waits for tie-break IV, the "
+                                         "rock-paper-scissors winner: rps NAME"):
         play(state, "high_cards Ann:5 Bob:6")
     with pytest.raises(RuleError, match="Cid is not in the tie; it is between Ann, Bob"):
         play(state, "rps Cid")
@@ -148,7 +151,8 @@ def test_tie_break_entries_are_checked() -> None:
 
 def test_during_a_tie_break_the_game_takes_only_the_result() -> None:
     state = play(last_rune(Ann={"red": 1}, Bob={"red": 2}), "buy_rune Ann red cards=5")
-    with pytest.raises(WrongPhase, match="enter tie-break III \\(high cards\\) with high_cards"):
+    with pytest.raises(WrongPhase, match="end_turn: the game has ended in a tie; enter "
+                                         "tie-break III"):
         play(state, "end_turn Ann")
 
 
