@@ -976,9 +976,12 @@ def _discard_table_shelter(state: MarketState, colour: Colour,
 
 
 def _only_free_colour(player: Player, verb: str) -> Colour:
+    """The colour of the runes to put into an empty outpost, when only one is possible."""
     colours = [c for c in COLOURS if player.free[c]]
     if len(colours) == 1:
         return colours[0]
+    if not colours:
+        raise RuleError(f"{verb}: {player.name} has no free runes", rule="free runes")
     raise RuleError(f"{verb}: say which colour goes into the empty outpost (colour=red or "
                     "colour=blue)", rule="shelter colour")
 

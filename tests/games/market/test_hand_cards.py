@@ -119,6 +119,11 @@ def test_free_runes_go_into_a_shelter_of_their_colour() -> None:
         play(state, "store Ann red 2")
 
 
+def test_nothing_to_store() -> None:
+    with pytest.raises(RuleError, match="Ann has no free runes"):
+        play(arrange(new(), "Ann", shelters=(outpost(),)), "store Ann outpost")
+
+
 def test_an_empty_outpost_takes_either_colour() -> None:
     state = arrange(new(), "Ann", red=1, blue=1, shelters=(outpost(),))
     with pytest.raises(RuleError, match="say which colour"):

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from companion.core.errors import SetupError
+from companion.core.journal import Journal
 from companion.core.rules import rules_for
 from companion.core.session import Session
 from companion.games.market import RULES
 from companion.games.market.state import Phase
 
 from .support import arrange, main, new, outpost, ruin
+
+FOLDER = Path(__file__).resolve().parents[2] / "scenarios" / "market"
 
 
 def test_the_game_is_registered_under_market() -> None:
@@ -110,3 +116,19 @@ def test_seats_carry_the_common_keys_and_the_rune_count() -> None:
                         "defeated": False, "active": False, "winner": False, "over": False,
                         "runes": 3}
     assert seats[0]["active"] is True
+
+
+def test_a_saved_game_resumes_exactly_and_a_finished_one_is_marked(tmp_path: Path) -> None:
+    script = (FOLDER / "two_players_bandit_loot.txt").read_text().splitlines()
+    lines = [line for line in script if line.strip() and not line.startswith("#")]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session: Session[Any] = Session.new("market", lines[0], journal=journal)
+        for line in lines[1:-1]:
+            session.play(line)
+        session.undo()
+        resumed = Session.resume(journal)
+        assert resumed.state == session.state and resumed.cursor == session.cursor
+        resumed.redo()
+        resumed.play(lines[-1])
+        assert resumed.finished
+        assert journal.latest_unfinished() is None
