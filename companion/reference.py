@@ -22,7 +22,8 @@ from companion.core.session import SESSION_ACTIONS
 DOC = Path(__file__).resolve().parent.parent / "docs" / "actions.md"
 
 _JSON_TYPE = {"int": "whole number", "str": "string", "bool": "true/false",
-              "tuple": "list of strings", "choice": "string"}
+              "tuple": "list of strings", "numbers": "list of whole numbers",
+              "choice": "string"}
 
 PREAMBLE = """\
 # Actions
@@ -59,6 +60,8 @@ def _field_errors(p: Param) -> str:
         return "must not be empty"
     if p.kind == "tuple":
         return "entries must not be empty"
+    if p.kind == "numbers":
+        return f"each {p.describe_range()}"
     return "yes/no in text, true/false in JSON"
 
 

@@ -20,7 +20,8 @@ declaration, so they cannot drift apart::
 
 Text form rules: fields are given in declaration order, or as ``name=value``
 in any order; a ``bool`` field is set by writing its name; a
-``tuple[str, ...]`` field takes every remaining word (or ``name=a,b,c``).
+``tuple[str, ...]`` field takes every remaining word (or ``name=a,b,c``), and a
+``tuple[int, ...]`` field likewise takes whole numbers (``cards=5,10``).
 """
 
 from __future__ import annotations
@@ -72,10 +73,14 @@ _FALSE = {"no", "false", "off", "0"}
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    """One field of an action, as the parsers and the docs see it."""
+    """One field of an action, as the parsers and the docs see it.
+
+    ``minimum`` and ``maximum`` bound an ``int`` field, or each number of a
+    ``numbers`` field (``tuple[int, ...]``).
+    """
 
     name: str
-    kind: Literal["int", "str", "bool", "tuple", "choice"]
+    kind: Literal["int", "str", "bool", "tuple", "numbers", "choice"]
     required: bool
     default: Any = None
     optional: bool = False  # None is allowed
@@ -119,6 +124,14 @@ class Param:
             raise ActionSyntaxError(f"{verb}: {self.name} must be yes or no, got {raw!r}")
         if self.kind == "tuple":
             return tuple(part.strip() for part in raw.split(",") if part.strip())
+        if self.kind == "numbers":
+            parts = [part.strip() for part in raw.split(",") if part.strip()]
+            if not all(part.isdigit() for part in parts):
+                raise ActionSyntaxError(
+                    f"{verb}: {self.placeholder} must be whole numbers separated by commas, "
+                    f"got {raw!r}"
+                )
+            return tuple(int(part) for part in parts)
         if self.kind == "choice":
             return raw.strip().lower()
         return raw
@@ -128,19 +141,22 @@ class Param:
         if value is None and self.optional:
             return None
         expected = {"int": "a whole number", "str": "a string", "bool": "true or false",
-                    "tuple": "a list of strings", "choice": "a string"}[self.kind]
+                    "tuple": "a list of strings", "numbers": "a list of whole numbers",
+                    "choice": "a string"}[self.kind]
         ok = {
             "int": isinstance(value, int) and not isinstance(value, bool),
             "str": isinstance(value, str),
             "bool": isinstance(value, bool),
             "tuple": isinstance(value, list) and all(isinstance(v, str) for v in value),
+            "numbers": isinstance(value, list)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
             "choice": isinstance(value, str),
         }[self.kind]
         if not ok:
             raise ActionSyntaxError(
                 f"{verb}: {self.name!r} must be {expected}, got {json.dumps(value)[:60]}"
             )
-        if self.kind == "tuple":
+        if self.kind in ("tuple", "numbers"):
             return tuple(value)
         if self.kind == "choice":
             return value.lower()
@@ -170,10 +186,19 @@ class Param:
         elif self.kind == "tuple":
             if any(not v.strip() for v in value):
                 raise ActionSyntaxError(f"{verb}: {self.placeholder} has an empty entry")
+        elif self.kind == "numbers":
+            for v in value:
+                if (self.minimum is not None and v < self.minimum) or (
+                    self.maximum is not None and v > self.maximum
+                ):
+                    raise ActionSyntaxError(
+                        f"{verb}: each of {self.placeholder} must be {self.describe_range()}, "
+                        f"got {v}"
+                    )
 
     def to_text(self, value: Any) -> str:
-        if self.kind == "tuple":
-            return ",".join(value)
+        if self.kind in ("tuple", "numbers"):
+            return ",".join(map(str, value))
         return str(value)
 
 
@@ -201,7 +226,7 @@ class Action:
                 parts.append(f"[{p.name}]")
             elif rest_taken:
                 parts.append(f"[{p.name}={p.placeholder}]")
-            elif p.kind == "tuple":
+            elif p.kind in ("tuple", "numbers"):
                 parts.append(f"{p.placeholder}..." if p.required else f"[{p.placeholder}...]")
                 rest_taken = True
             elif p.required:
@@ -217,7 +242,7 @@ class Action:
             value = getattr(self, p.name)
             if not p.required and value == p.default:
                 continue
-            out[p.name] = list(value) if p.kind == "tuple" else value
+            out[p.name] = list(value) if p.kind in ("tuple", "numbers") else value
         return out
 
     def __str__(self) -> str:
@@ -228,8 +253,8 @@ class Action:
             if p.kind == "bool":
                 if value:
                     words.append(p.name)
-            elif p.required and p.kind == "tuple":
-                words.extend(shlex.quote(v) for v in value)
+            elif p.required and p.kind in ("tuple", "numbers"):
+                words.extend(shlex.quote(str(v)) for v in value)
             elif p.required:
                 words.append(shlex.quote(p.to_text(value)))
             elif value != p.default:
@@ -267,6 +292,9 @@ def _param_for(name: str, hint: Any, default: Any) -> Param:
     if hint is str:
         return Param(name, "str", required, default, optional)
     if typing.get_origin(hint) is tuple:
+        item, low, high = _bounds(typing.get_args(hint)[0])
+        if item is int:
+            return Param(name, "numbers", required, default, optional, low, high)
         return Param(name, "tuple", required, default, optional)
     if typing.get_origin(hint) is Literal:
         return Param(name, "choice", required, default, optional,
@@ -364,7 +392,7 @@ class ActionSet:
                     f"{cls.verb}: unexpected {word!r}; usage: {cls.usage()}"
                 )
             p = positional[0]
-            if p.kind == "tuple":
+            if p.kind in ("tuple", "numbers"):
                 if rest is None:
                     rest = []
                     values[p.name] = rest
@@ -373,7 +401,9 @@ class ActionSet:
                 values[p.name] = p.from_text(cls.verb, word)
                 positional.pop(0)
         if rest is not None:
-            values[positional[0].name] = tuple(rest)
+            p = positional[0]
+            values[p.name] = (tuple(rest) if p.kind == "tuple"
+                              else tuple(n for w in rest for n in p.from_text(cls.verb, w)))
         return self._build(cls, values)
 
     def from_json(self, document: str | bytes | Mapping[str, Any]) -> Action:

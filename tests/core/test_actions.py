@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Annotated, Literal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.core.actions import Action, ActionSet, Positive, action
+from companion.core.actions import Action, ActionSet, Min, Positive, action
 from companion.core.errors import ActionSyntaxError
 from companion.games.zun.actions import ACTIONS, Damage, Heal, Scry, ZunSetup
 
@@ -131,3 +131,37 @@ def test_every_action_survives_a_round_trip_through_both_forms(a: Action) -> Non
     assert vocabulary.read(json.dumps(a.to_json())) == a
     if not any("," in v for v in getattr(a, "bottom", ()) + getattr(a, "rest", ())):
         assert vocabulary.parse(str(a)) == a
+
+
+@action("pay")
+class Pay(Action):
+    """An action with a list of whole numbers, each bounded."""
+
+    player: str
+    cards: tuple[Annotated[int, Min(1)], ...]
+    tip: tuple[int, ...] = ()
+
+
+PAY = ActionSet(Pay)
+
+
+def test_number_lists_in_both_forms() -> None:
+    record = Pay("Ann", (5, 10))
+    assert PAY.parse("pay Ann 5 10") == PAY.parse("pay Ann cards=5,10") == record
+    assert record.to_json() == {"action": "pay", "player": "Ann", "cards": [5, 10]}
+    assert PAY.from_json(record.to_json()) == record
+    assert PAY.parse(str(record)) == record
+    assert PAY.parse("pay Ann 1 tip=2,3") == Pay("Ann", (1,), (2, 3))
+    assert Pay.usage() == "pay PLAYER CARDS... [tip=TIP]"
+
+
+@pytest.mark.parametrize("line, message", [
+    ("pay Ann 5 x", "CARDS must be whole numbers separated by commas, got 'x'"),
+    ("pay Ann cards=5,-1", "CARDS must be whole numbers separated by commas"),
+    ("pay Ann 5 0", "each of CARDS must be a whole number of at least 1, got 0"),
+    ('{"action": "pay", "player": "Ann", "cards": ["5"]}', "must be a list of whole numbers"),
+    ('{"action": "pay", "player": "Ann", "cards": [true]}', "must be a list of whole numbers"),
+])
+def test_number_lists_fail_precisely(line: str, message: str) -> None:
+    with pytest.raises(ActionSyntaxError, match=message):
+        PAY.read(line)
