@@ -8,7 +8,6 @@ to rewrite the file.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import inspect
 import sys
@@ -95,14 +94,9 @@ def render(games: Iterable[str] | None = None) -> str:
     lines = [PREAMBLE, "## Every game", ""]
     for cls in SESSION_ACTIONS:
         lines += _action_section(cls)
-    for name in games if games is not None else available_games():
+    for name in games if games is not None else GAMES:
         lines += _game_section(name)
     return "\n".join(lines).rstrip() + "\n"
-
-
-def available_games() -> list[str]:
-    """Games whose engine module is present (all three, once they exist)."""
-    return [name for name, module in GAMES.items() if importlib.util.find_spec(module)]
 
 
 if __name__ == "__main__":
