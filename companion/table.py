@@ -15,9 +15,11 @@ so they can show everything afresh.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.core.actions import Action
@@ -27,12 +29,26 @@ from companion.core.journal import Journal
 from companion.core.rules import Rules, Setup
 from companion.core.session import Change, Session
 
-__all__ = ["Command", "Result", "Table"]
+__all__ = ["Command", "Result", "Table", "TableConfig"]
 
 log = logging.getLogger(__name__)
 
 Command = Action | str | bytes | Mapping[str, Any]
 Listener = Callable[[Session[Any], "Change[Any] | None"], None]
+
+
+def _default_journal() -> Path:
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data) / "runes" / "journal.sqlite"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The ``[table]`` settings: which table this is, and where its journal lives."""
+
+    id: str = "table"
+    """The table's id in MQTT topics (``runes/<id>/...``): letters, digits, ``-`` and ``_``."""
+    journal: Path = field(default_factory=_default_journal)
 
 
 @dataclass(frozen=True, slots=True)
