@@ -32,7 +32,7 @@ def dumps(document: Any) -> bytes:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def read_object(payload: bytes) -> dict[str, Any]:
+def read_object(payload: bytes | bytearray) -> dict[str, Any]:
     """A JSON object from bytes received (a command, a heartbeat, a serial line).
 
     Raises ValueError with the reason as a short phrase ("is not JSON (...)"), for

@@ -381,7 +381,7 @@ class MqttBridge:
         self.table.submit(document, source="mqtt", reply=lambda result: self._answer(
             result, reply_to, correlation_data, correlation))
 
-    def _decode(self, payload: bytes) -> tuple[dict[str, Any], str | None]:
+    def _decode(self, payload: bytes | bytearray) -> tuple[dict[str, Any], str | None]:
         """The command's JSON object and its correlation string, or why it cannot be one."""
         limit = self.config.command_limit
         if len(payload) > limit:
@@ -417,7 +417,7 @@ class MqttBridge:
                 correlation: str | None) -> None:
         properties = None
         if correlation_data is not None:
-            properties = Properties(PacketTypes.PUBLISH)
+            properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
             properties.CorrelationData = correlation_data
         self.send(topic, dumps(result_payload(result, correlation)), qos=self.RESULT_QOS,
                   properties=properties)

@@ -78,7 +78,7 @@ class FirmwareTrackers:
         self.trackers.seen(tracker_id, online=online, details=details)
 
 
-def parse_status(payload: bytes, tracker_id: str) -> tuple[bool, dict[str, Any] | None]:
+def parse_status(payload: bytes | bytearray, tracker_id: str) -> tuple[bool, dict[str, Any] | None]:
     """``(online, heartbeat)`` from a status payload: a heartbeat object, or ``offline``."""
     if payload == b"offline":
         return False, None
