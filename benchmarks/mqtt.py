@@ -16,19 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a file: make the repo importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from benchmarks.core import percentile
 from companion.core.journal import Journal
 from companion.mqtt import MqttBridge, MqttConfig
 from companion.mqtt.bridge import tcp_no_delay
@@ -87,11 +84,6 @@ class TrackerClient:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def run(actions: int, journal_on_disk: bool) -> dict[str, Any]:
@@ -172,7 +164,7 @@ def check_order(trackers: list[TrackerClient], first: int, last: int) -> list[st
     return problems
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=5000)
     parser.add_argument("--journal-on-disk", action="store_true")
@@ -189,10 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  state document: {figures['payload_bytes']} bytes per action")
     if figures["problems"]:
         print("  LOST OR REORDERED: " + "; ".join(figures["problems"]))
-        return 1
-    print("  every tracker got every change of its seat, once, in order")
-    return 0
+    else:
+        print("  every tracker got every change of its seat, once, in order")
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()

@@ -21,13 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-import sdnotify
-
-from companion.config import Config, ConfigError, load_config, read_section
+from companion.config import Config, ConfigError, journal_path, load_config, read_section
 from companion.core.errors import CompanionError, NoSuchGame
 from companion.core.journal import Journal
 from companion.links import Links
 from companion.mqtt.topics import check_id
+from companion.systemd import Watchdog
 from companion.table import Table, TableConfig
 
 __all__ = ["OwnerLoop", "Service", "main"]
@@ -43,9 +42,11 @@ class OwnerLoop:
     none waits for the ``tick``.
     """
 
-    def __init__(self, table: Table, *, tick: float = 1.0) -> None:
+    def __init__(self, table: Table, *, tick: float = 1.0,
+                 watchdog: Watchdog | None = None) -> None:
         self.table = table
         self.tick = tick
+        self.watchdog = watchdog or Watchdog()
         self._wake = threading.Event()
         self._stopping = threading.Event()
         table.wake = self._wake.set
@@ -55,6 +56,7 @@ class OwnerLoop:
             self._wake.wait(self.tick)
             self._wake.clear()
             self.pump()
+            self.watchdog.ping()  # from the loop itself: proof that it turns
 
     def pump(self) -> int:
         try:
@@ -79,15 +81,16 @@ class Service:
             check_id(settings.id, "[table] id")
         except ValueError as e:
             raise ConfigError(str(e)) from None
-        self.journal = Journal(settings.journal)
+        path = journal_path(config)
+        self.journal = Journal(path)
         self.table = Table(self.journal, table_id=settings.id)
         try:
-            self.links = Links.from_config(self.table, config,
-                                           journal_dir=settings.journal.parent)
+            self.links = Links.from_config(self.table, config, journal_dir=path.parent)
         except BaseException:
             self.journal.close()
             raise
-        self.loop = OwnerLoop(self.table)
+        self.watchdog = Watchdog()
+        self.loop = OwnerLoop(self.table, watchdog=self.watchdog)
         self.new_game = new_game
 
     def open_game(self) -> None:
@@ -107,14 +110,13 @@ class Service:
 
     def run(self) -> None:
         """Serve until :meth:`stop`; the links are stopped and the journal closed after."""
-        notifier = sdnotify.SystemdNotifier()
         try:
             self.open_game()
             self.links.start()
-            notifier.notify("READY=1")
+            self.watchdog.ready(f"table {self.table.table_id}")
             self.loop.run()
         finally:
-            notifier.notify("STOPPING=1")
+            self.watchdog.stopping()
             self.links.stop()
             self.journal.close()
 

@@ -15,11 +15,9 @@ so they can show everything afresh.
 from __future__ import annotations
 
 import logging
-import os
 import queue
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from companion.core.actions import Action
@@ -37,18 +35,12 @@ Command = Action | str | bytes | Mapping[str, Any]
 Listener = Callable[[Session[Any], "Change[Any] | None"], None]
 
 
-def _default_journal() -> Path:
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(data) / "runes" / "journal.sqlite"
-
-
 @dataclass(frozen=True)
 class TableConfig:
-    """The ``[table]`` settings: which table this is, and where its journal lives."""
+    """The ``[table]`` settings: which table this is (the journal is ``[journal]``)."""
 
-    id: str = "table"
+    id: str = "table1"
     """The table's id in MQTT topics (``runes/<id>/...``): letters, digits, ``-`` and ``_``."""
-    journal: Path = field(default_factory=_default_journal)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,9 @@ def write_config(tmp_path: Path, broker: SecureBroker, extra: str = "") -> Path:
     config.write_text(f"""
 [table]
 id = "t1"
-journal = "{tmp_path / 'data' / 'journal.sqlite'}"
+
+[journal]
+path = "{tmp_path / 'data' / 'journal.sqlite'}"
 
 [mqtt]
 host = "{broker.host}"
