@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.firmware.emulator import TrackerEmulator
 from companion.links import TrackersConfig
 from companion.trackers import TrackerStore, Trackers, UnknownTracker
 from companion.trackers.simulated import SimulatedTracker
@@ -151,3 +152,35 @@ def test_garbage_on_a_tracker_status_is_ignored(companion, locked_broker, caplog
     assert tracker.latest(f"{T}/tracker/tr1/seat")["seat"] == 1
     assert caplog.text.count("ignoring a bad status from tracker tr1") == 4
     tracker.close()
+
+
+GREEN = (0, 224, 0)  # the firmware's colour for the top HP tier, at full brightness
+
+
+def test_the_real_firmware_follows_the_bridge_on_the_locked_broker(tmp_path, locked_broker):
+    """Our firmware on the MicroPython unix port, with a tracker's credentials only."""
+    c = Companion(tmp_path, locked_broker).start()
+    me = locked_broker.users["tracker-t1-tr1"]
+    settings = {"id": "tr1", "table": "t1", "broker": locked_broker.host,
+                "port": locked_broker.port, "user": me.user, "password": me.password,
+                "brightness": 1.0, "pulse_ms": 0, "heartbeat_s": 2,
+                "backoff_min_ms": 100, "backoff_max_ms": 1000}
+    try:
+        with TrackerEmulator(settings, tmp_path / "tr1") as board:
+            until(lambda: "tr1" in c.links.trackers, timeout=20)
+            board.wait_for(lambda pixels: pixels[:12].count(GREEN) == 12, timeout=20)
+            assert c.play("damage Ann 3").ok
+            board.wait_for(lambda pixels: pixels[:12].count(GREEN) == 9)
+            c.links.trackers.assign("tr1", 2)  # Bob's seat
+            board.wait_for(lambda pixels: pixels[:12].count(GREEN) == 12)
+            c.links.trackers.assign("tr1", None)  # withdrawn: its own setting, seat 1
+            board.wait_for(lambda pixels: pixels[:12].count(GREEN) == 9)
+            until(lambda: _info(c, "tr1").details.get("seat") == 1)
+            validate("tracker-status", dict(_info(c, "tr1").details))
+            assert _info(c, "tr1").details["errors"] == 0, board.log()
+    finally:
+        c.stop()
+
+
+def _info(companion: Companion, tracker_id: str):
+    return {i.id: i for i in companion.links.trackers.trackers()}[tracker_id]

@@ -55,7 +55,8 @@ class Tracker(ABC):
         self.id = tracker_id
 
     def assign(self, seat: int | None) -> None:
-        """Tell the device which seat it shows (a firmware tracker then follows that topic)."""
+        """Tell the device which seat it shows; None withdraws the assignment (our firmware
+        then shows the seat of its own settings)."""
 
     @abstractmethod
     def show(self, seat: Seat | None) -> None:
@@ -271,7 +272,7 @@ class Trackers:
     # -- the setup screen (any thread) -------------------------------------------------
 
     def assign(self, tracker_id: str, seat: int | None) -> None:
-        """Make ``tracker_id`` show ``seat`` (None: nothing), now and after restarts."""
+        """Make ``tracker_id`` show ``seat`` (None: withdraw it), now and after restarts."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or seat < 1):
             raise ValueError(f"a seat is a number from 1, got {seat!r}")
         with self._lock:

@@ -1,9 +1,10 @@
 """Our own tracker firmware, on Wi-Fi: it reads its seat's topic straight from the broker.
 
 The companion only tells each tracker which seat it shows (retained on
-``runes/<table>/tracker/<id>/seat``), and asks it to blink; the seat documents
-themselves are the bridge's ``runes/<table>/seat/<n>`` topics, which every
-tracker of the table may read. A tracker announces itself with a retained
+``runes/<table>/tracker/<id>/seat``; cleared, the tracker shows the seat of its
+own settings), and asks it to blink; the seat documents themselves are the
+bridge's ``runes/<table>/seat/<n>`` topics, which every tracker of the table
+reads (the firmware keeps them all, so a new assignment shows at once). A tracker announces itself with a retained
 heartbeat on ``runes/<table>/tracker/<id>/status`` (and ``offline`` as its last
 will); an id the companion has not seen before is added, and given a seat.
 """
@@ -39,8 +40,11 @@ class FirmwareTracker(Tracker):
         self._topics = bridge.topics
 
     def assign(self, seat: int | None) -> None:
-        self.bridge.retain(self._topics.tracker(self.id, "seat"),
-                           dumps({"schema": PAYLOAD_SCHEMA, "seat": seat}))
+        topic = self._topics.tracker(self.id, "seat")
+        if seat is None:
+            self.bridge.forget(topic)  # a cleared assignment: the seat of its own settings
+        else:
+            self.bridge.retain(topic, dumps({"schema": PAYLOAD_SCHEMA, "seat": seat}))
 
     def show(self, seat: Seat | None) -> None:
         """Nothing to do: the tracker reads ``runes/<table>/seat/<n>`` itself."""

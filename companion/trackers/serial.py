@@ -90,10 +90,11 @@ class SerialTracker(Tracker):
         self.link = link
 
     def assign(self, seat: int | None) -> None:
-        self.link.post("CONF", {"schema": PAYLOAD_SCHEMA, "seat": seat})
+        if seat is not None:  # withdrawn: nothing to send, it keeps the seat it shows
+            self.link.post("CONF", {"schema": PAYLOAD_SCHEMA, "seat": seat})
 
     def show(self, seat: Seat | None) -> None:
-        if seat is not None:  # unassigned: the CONF with "seat": null already said so
+        if seat is not None:
             self.link.post("SEAT", seat)
 
     def blink(self, seconds: float) -> None:
