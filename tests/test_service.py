@@ -91,3 +91,7 @@ def test_a_bad_setting_is_named_and_nothing_starts(tmp_path, locked_broker):
     process = service(config)
     assert process.wait(20) == 2
     assert "[table] id must be 1 to 32 letters" in process.stdout.read()
+    config = write_config(tmp_path, locked_broker)
+    process = service(config, "--new", "zun players=Ann")
+    assert process.wait(20) == 2
+    assert "Runes of Zun needs at least 2 players" in process.stdout.read()
