@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-AREAS = ("core", "vision_dice", "vision_cards", "firmware")
+AREAS = ("core", "vision_dice", "vision_cards", "firmware", "mqtt")
 
 
 def main() -> None:

@@ -27,12 +27,20 @@ from companion.core.journal import Journal
 from companion.core.rules import Rules, Setup
 from companion.core.session import Change, Session
 
-__all__ = ["Command", "Result", "Table"]
+__all__ = ["Command", "Result", "Table", "TableConfig"]
 
 log = logging.getLogger(__name__)
 
 Command = Action | str | bytes | Mapping[str, Any]
 Listener = Callable[[Session[Any], "Change[Any] | None"], None]
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The ``[table]`` settings: which table this is (the journal is ``[journal]``)."""
+
+    id: str = "table1"
+    """The table's id in MQTT topics (``runes/<id>/...``): letters, digits, ``-`` and ``_``."""
 
 
 @dataclass(frozen=True, slots=True)

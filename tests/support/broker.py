@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import pwd
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from companion.broker import BrokerDir, User
+
+REPO = Path(__file__).resolve().parents[2]
+BROKER_CONF = REPO / "systemd" / "mosquitto" / "runes.conf"
+"""The broker configuration the repo ships (installed in /etc/mosquitto/conf.d/)."""
 
 
 def free_port() -> int:
@@ -26,9 +36,12 @@ class Broker:
         self.port = port or free_port()
         self.host = "127.0.0.1"
         self.config_path = workdir / "mosquitto.conf"
+        # Run as whoever runs the tests: as root, Mosquitto would otherwise drop to the
+        # mosquitto user, which cannot read files in a private temporary directory.
+        user = pwd.getpwuid(os.geteuid()).pw_name
         self.config_path.write_text(
             f"listener {self.port} {self.host}\n" + config
-            + f"\npersistence false\nlog_dest file {workdir / 'mosquitto.log'}\n"
+            + f"\npersistence false\nuser {user}\nlog_dest file {workdir / 'mosquitto.log'}\n"
         )
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -58,3 +71,72 @@ class Broker:
     def restart(self) -> None:
         self.kill()
         self.start()
+
+    def reload(self) -> None:
+        """SIGHUP: Mosquitto reads its password file and ACL again."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGHUP)
+
+
+def secure_config(files: Path, tls_port: int) -> str:
+    """The repo's broker configuration with its files in ``files``, TLS on ``tls_port``.
+
+    Only the directory and the two listener lines change; the plain listener is the
+    one :class:`Broker` puts on its free port.
+    """
+    text = BROKER_CONF.read_text().replace("/etc/mosquitto/runes", str(files))
+    text, plain = re.subn(r"(?m)^listener 1883\s*$", "", text)
+    text, tls = re.subn(r"(?m)^listener 8883\s*$", f"listener {tls_port} 127.0.0.1", text)
+    assert plain == tls == 1, f"{BROKER_CONF} no longer has the listeners 1883 and 8883"
+    return text
+
+
+@dataclass
+class Credentials:
+    user: str
+    password: str
+
+
+@dataclass
+class SecureBroker:
+    """A broker with the repo's configuration and users made by ``runes-broker``'s code."""
+
+    broker: Broker
+    files: BrokerDir
+    table: str
+    tls_port: int
+    users: dict[str, Credentials] = field(default_factory=dict)
+
+    @property
+    def host(self) -> str:
+        return self.broker.host
+
+    @property
+    def port(self) -> int:
+        return self.broker.port
+
+    @property
+    def ca(self) -> Path:
+        return self.files.certs / "ca.crt"
+
+    def add(self, role: str, device: str | None = None, table: str | None = None) -> Credentials:
+        """A new user (the broker must be reloaded to know it); the key is its name."""
+        table = None if role == "homeassistant" else (table or self.table)
+        user = User(User.default_name(role, table, device), role, table, device)
+        credentials = Credentials(user.name, self.files.add(user))
+        self.users[user.name] = credentials
+        return credentials
+
+
+def secure_broker(workdir: Path, table: str = "t1") -> SecureBroker:
+    """Broker files with one user per role for ``table``, and a broker (not started) using them."""
+    files = BrokerDir(workdir / "broker-files")
+    files.init()
+    files.make_certificates(["localhost", "127.0.0.1"])
+    tls_port = free_port()
+    secure = SecureBroker(Broker(workdir, secure_config(files.path, tls_port)), files, table,
+                          tls_port)
+    for role, device in (("companion", None), ("tracker", "tr1"), ("controller", None),
+                         ("vision", None), ("homeassistant", None), ("wled", "strip")):
+        secure.add(role, device)
+    return secure
