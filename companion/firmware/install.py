@@ -4,7 +4,8 @@
     python -m companion.firmware.install --port /dev/ttyACM0 --id usb1 --mode serial
 
 What every board is told (the table id, the broker as the boards reach it, the Wi-Fi) comes
-from the ``[trackers]`` table of the companion's settings file, and each can be overridden on
+from the ``[tracker_setup]`` table of the companion's settings file (the table id from
+``[table] id``), and each can be overridden on
 the command line; the tracker id, its seat and any other firmware setting (``--set leds=16``)
 are per board. The settings are checked with the firmware's own rules
 (``firmware/tracker/config.py``) before anything is copied, then written to the board as
@@ -39,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import ConfigError, load_config, read_section
+from companion.table import TableConfig
 
 from . import FIRMWARE_DIR, firmware_config
 
@@ -55,9 +57,13 @@ class InstallError(RuntimeError):
 
 @dataclass(frozen=True)
 class TrackerSetup:
-    """The ``[trackers]`` table of the settings file: what every board is told."""
+    """The ``[tracker_setup]`` table of the settings file: what every board is told.
 
-    table: str = "table"
+    (``[trackers]`` is the companion's own view of its trackers; this is what a board is
+    flashed with.) ``table`` defaults to the companion's ``[table] id``.
+    """
+
+    table: str | None = None
     broker: str = "runes.local"
     """The broker's address as the boards reach it (the companion's host name on the LAN)."""
     port: int = 1883
@@ -77,7 +83,7 @@ def board_settings(setup: TrackerSetup, tracker_id: str, *, mode: str = "mqtt",
     settings: dict[str, Any] = {"id": tracker_id, "mode": mode}
     if mode == "mqtt":
         if not setup.wifi_ssid:
-            raise InstallError("no Wi-Fi network: set wifi_ssid in [trackers] of the settings "
+            raise InstallError("no Wi-Fi network: set wifi_ssid in [tracker_setup] of the settings "
                                "file or give --wifi-ssid (or use --mode serial)")
         settings.update({k: v for k, v in asdict(setup).items() if v is not None})
     else:
@@ -163,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mode", choices=("mqtt", "serial"), default="mqtt",
                         help="mqtt over Wi-Fi (default) or serial over USB")
     parser.add_argument("--seat", type=int, help="the seat it shows until the companion says")
-    parser.add_argument("--table", help="the table id (default: [trackers] table)")
+    parser.add_argument("--table", help="the table id (default: [table] id)")
     parser.add_argument("--broker", help="the broker as the boards reach it")
     parser.add_argument("--broker-port", type=int)
     parser.add_argument("--user", help="the tracker's broker user")
@@ -178,8 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="print the settings and mpremote commands, touch nothing")
     args = parser.parse_args(argv)
     try:
-        setup = read_section(TrackerSetup, load_config().section("trackers"), "trackers")
-        overrides = {"table": args.table, "broker": args.broker, "port": args.broker_port,
+        config = load_config()
+        setup = read_section(TrackerSetup, config.section("tracker_setup"), "tracker_setup")
+        table = read_section(TableConfig, config.section("table"), "table").id
+        overrides = {"table": args.table or setup.table or table, "broker": args.broker, "port": args.broker_port,
                      "user": args.user, "password": args.password, "wifi_ssid": args.wifi_ssid,
                      "wifi_password": args.wifi_password}
         setup = TrackerSetup(**{**asdict(setup),

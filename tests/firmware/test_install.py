@@ -49,7 +49,7 @@ def test_the_firmware_and_settings_land_on_the_board(board: tuple[str, Path],
                                                      tmp_path: Path) -> None:
     port, flash = board
     settings_file = tmp_path / "companion.toml"
-    settings_file.write_text('[trackers]\ntable = "kitchen"\nbroker = "10.0.0.2"\n'
+    settings_file.write_text('[table]\nid = "kitchen"\n[tracker_setup]\nbroker = "10.0.0.2"\n'
                              'wifi_ssid = "home"\nwifi_password = "secret"\n')
     monkeypatch.setenv("RUNES_CONFIG", str(settings_file))
     assert main(["--port", port, "--id", "ann", "--seat", "2", "--set", "leds=16",
