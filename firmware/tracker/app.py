@@ -1,6 +1,7 @@
 # The LED HP tracker: seat payloads in from a link (MQTT or USB serial), LEDs
-# out, a heartbeat back. It never stops: bad input is reported and ignored,
-# a lost link is re-made, and the watchdog resets a board that hangs.
+# out, a heartbeat back, and a blink on request to show which tracker it is.
+# It never stops: bad input is reported and ignored, a lost link is re-made,
+# and the watchdog resets a board that hangs.
 import gc
 import sys
 import time
@@ -8,7 +9,7 @@ import time
 from tracker import config as settings
 from tracker import hardware
 from tracker.display import Display
-from tracker.protocol import check_conf, check_seat, decode_line, newer, parse_json
+from tracker.protocol import check_blink, check_conf, check_seat, decode_line, newer, parse_json
 from tracker.render import Look
 
 MAX_SEATS = 16      # seat payloads remembered, so a new assignment shows at once
@@ -73,8 +74,8 @@ class HpTracker:
     # -- what the link calls -------------------------------------------------
 
     def received(self, kind, where, data):
-        """Queue one message: ("SEAT", seat number, JSON), ("CONF", None, JSON)
-        or ("LINE", None, a line of the serial protocol)."""
+        """Queue one message: ("SEAT", seat number, JSON), ("CONF", None, JSON),
+        ("BLNK", None, JSON) or ("LINE", None, a line of the serial protocol)."""
         self.inbox.put((kind, where, data))
 
     def connected(self):
@@ -98,7 +99,8 @@ class HpTracker:
     # -- messages ----------------------------------------------------------------
 
     def handle(self, kind, where, data):
-        source = {"LINE": "serial", "SEAT": "seat/%s" % (where,), "CONF": "assignment"}[kind]
+        source = {"LINE": "serial", "SEAT": "seat/%s" % (where,), "CONF": "assignment",
+                  "BLNK": "blink"}[kind]
         try:
             if kind == "LINE":
                 kind, obj = decode_line(data)
@@ -109,6 +111,8 @@ class HpTracker:
                 self.show_seat(obj, where)
             elif kind == "CONF":
                 self.configure(obj)
+            elif kind == "BLNK":
+                self.blink(check_blink(obj))
             elif kind == "PING":
                 self.link.send_status(self.status())
             # STAT and ERR are what the tracker itself sends: an echo, ignored.
@@ -145,6 +149,12 @@ class HpTracker:
             self.first = conf["seat"]
             self._refresh()
         self.link.send_status(self.status())
+
+    def blink(self, seconds):
+        """Identify this tracker: the blink pattern on every strip for `seconds`,
+        then the seats again (see Display.blink)."""
+        self.log("blinking for %s s" % seconds)
+        self.display.blink(self.clock.ms(), int(seconds * 1000))
 
     def _refresh(self):
         self.display.clear()

@@ -4,6 +4,9 @@
 # FakeStrip on the unix port); it never opens a pin itself. It keeps the last
 # good payload of every segment, so whatever happens to the link the LEDs go on
 # showing the last known state, with an "offline" mark while the link is down.
+# A blink (the companion asking "which tracker is this?") covers every strip for
+# a while; the segments keep following their seats underneath, so what shows
+# when it ends is the seats as they are then.
 from tracker import render
 
 
@@ -45,6 +48,8 @@ class Display:
         self.brightness = brightness
         self.offline = False
         self.loki_pool = 0
+        self.blink_at = 0
+        self.blink_until = 0
         self._written = None
         self._pool_written = None
 
@@ -54,6 +59,12 @@ class Display:
         if seat["game"] == "runecast":
             self.loki_pool = seat.get("loki_pool") or 0
 
+    def blink(self, now, ms):
+        """Show the identify pattern on every strip for `ms` from `now` (again from
+        the start if a blink is under way)."""
+        self.blink_at = now
+        self.blink_until = now + ms
+
     def clear(self):
         """Forget every segment (the tracker now shows other seats)."""
         self.views = [SeatView(self.leds) for _ in self.views]
@@ -61,6 +72,8 @@ class Display:
 
     def frame(self, now):
         """The main strip's pixels at `now`, before brightness."""
+        if now < self.blink_until:
+            return render.identify(self.leds * len(self.views), now - self.blink_at)
         out = []
         for view in self.views:
             pixels = view.pixels(now, self.look)
@@ -78,7 +91,10 @@ class Display:
             self._written = frame
             wrote = True
         if self.pool_strip is not None:
-            frame = render.pool(self.loki_pool, len(self.pool_strip), self.look)
+            if now < self.blink_until:
+                frame = render.identify(len(self.pool_strip), now - self.blink_at)
+            else:
+                frame = render.pool(self.loki_pool, len(self.pool_strip), self.look)
             if frame != self._pool_written:
                 self._write(self.pool_strip, frame)
                 self._pool_written = frame

@@ -56,7 +56,8 @@ def probe(ip, port, timeout_ms):
 
 class MqttLink:
     """Seat payloads in from runes/<table>/seat/+, assignments in from
-    runes/<table>/tracker/<id>/seat, the heartbeat out on .../status."""
+    runes/<table>/tracker/<id>/seat and blink requests from .../blink, the
+    heartbeat out on .../status."""
 
     kind = "mqtt"
 
@@ -65,6 +66,7 @@ class MqttLink:
         self.seat_prefix = prefix + "seat/"
         self.assign_topic = "%stracker/%s/seat" % (prefix, tracker_id)
         self.status_topic = "%stracker/%s/status" % (prefix, tracker_id)
+        self.blink_topic = "%stracker/%s/blink" % (prefix, tracker_id)
         self.client_id = "runes-tracker-" + tracker_id
         self.config = config
         self.network = network
@@ -135,6 +137,8 @@ class MqttLink:
             return              # our own heartbeat coming back: proof the link works
         if topic == self.assign_topic:
             self.tracker.received("CONF", None, msg)
+        elif topic == self.blink_topic:
+            self.tracker.received("BLNK", None, msg)
         elif topic.startswith(self.seat_prefix):
             number = topic[len(self.seat_prefix):]
             self.tracker.received("SEAT", int(number) if number.isdigit() else number, msg)
@@ -159,7 +163,8 @@ class MqttLink:
             client.set_last_will(self.status_topic.encode(), b"offline", True)
             client.connect()
             self.heard_at = now
-            for topic in (self.status_topic, self.assign_topic, self.seat_prefix + "+"):
+            for topic in (self.status_topic, self.assign_topic, self.blink_topic,
+                          self.seat_prefix + "+"):
                 client.subscribe(topic.encode())
         except Exception as e:
             # As in poll(): any failure of a half-made connection means "try later".

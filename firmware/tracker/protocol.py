@@ -8,7 +8,8 @@ from tracker.render import GAMES, colour
 
 SCHEMA = 1
 MAX_LINE = 1024
-TO_TRACKER = ("SEAT", "CONF", "PING")
+MAX_BLINK_S = 30    # a longer blink is cut short: the tracker has a seat to show
+TO_TRACKER = ("SEAT", "CONF", "BLNK", "PING")
 FROM_TRACKER = ("STAT", "ERR")
 
 
@@ -22,12 +23,16 @@ def _whole(seat, key, low):
     return value
 
 
+def _document(obj, what):
+    if type(obj) is not dict:
+        raise ValueError("%s is a JSON object, got %r" % (what, obj))
+    if obj.get("schema") != SCHEMA:
+        raise ValueError("unknown schema %r (this firmware reads %d)" % (obj.get("schema"), SCHEMA))
+
+
 def check_seat(seat, leds):
     """The seat payload `seat` if a segment of `leds` LEDs can show it."""
-    if type(seat) is not dict:
-        raise ValueError("a seat payload is a JSON object, got %r" % (seat,))
-    if seat.get("schema") != SCHEMA:
-        raise ValueError("unknown schema %r (this firmware reads %d)" % (seat.get("schema"), SCHEMA))
+    _document(seat, "a seat payload")
     game = seat.get("game")
     if game not in GAMES:
         raise ValueError("unknown game %r (this firmware shows %s)" % (game, ", ".join(GAMES)))
@@ -71,6 +76,16 @@ def check_conf(conf):
     if b is not None and (type(b) not in (int, float) or not 0 <= b <= 1):
         raise ValueError("brightness must be a number from 0 to 1, got %r" % (b,))
     return conf
+
+
+def check_blink(blink):
+    """The seconds of a blink request {"schema": 1, "seconds": s}, at most MAX_BLINK_S."""
+    _document(blink, "a blink request")
+    seconds = blink.get("seconds")
+    # `not seconds > 0` also refuses NaN; bool is not a number here, as in JSON.
+    if type(seconds) not in (int, float) or not seconds > 0:
+        raise ValueError("seconds must be a number above 0, got %r" % (seconds,))
+    return min(seconds, MAX_BLINK_S)
 
 
 def parse_json(data):

@@ -13,8 +13,10 @@
 import math
 
 OFF = (0, 0, 0)
+WHITE = (255, 255, 255)
 GAMES = ("zun", "runecast", "market")
 GHOST = 0.5     # a lost LED starts its fade at half its old brightness
+IDENTIFY_MS = 250   # the identify flash: this long on, this long off (2 Hz)
 
 
 def colour(text):
@@ -174,3 +176,10 @@ def offline(frame, now, look):
         frame = list(frame)
         frame[-1] = look.offline
     return frame
+
+
+def identify(n, age):
+    """The identify pattern ("which tracker is this?"), `age` ms after it began:
+    every LED white, then every LED dark, twice a second. Nothing a game shows
+    switches the whole strip on and off like this."""
+    return [WHITE if (age // IDENTIFY_MS) % 2 == 0 else OFF] * n

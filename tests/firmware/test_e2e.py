@@ -3,7 +3,8 @@ real tracker firmware on the MicroPython unix port subscribed as a tracker.
 
 After every action the tracker's fake strip (its frames arrive over UDP, see
 companion/firmware/emulator.py) must show the right pixels; the broker is restarted mid-game
-and the tracker must converge again.
+and the tracker must converge again. The blink goes through the companion's real bridge and
+tracker driver on the locked-down broker.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 import pytest
 
 from companion.core.journal import Journal
-from companion.firmware.emulator import TrackerEmulator
+from companion.firmware.emulator import Frame, TrackerEmulator
 from companion.table import Table
-from tests.support.broker import Broker
+from tests.support.broker import Broker, SecureBroker
+from tests.support.mqtt import Companion as LinkedCompanion
+from tests.support.mqtt import until
 from tests.support.seats import publish_seats
 
 TABLE = "e2e"
@@ -174,6 +177,35 @@ def test_bad_payloads_are_reported_on_the_status_topic(
     status = companion.wait_status(lambda s: isinstance(s, dict) and s["errors"] == 2)
     assert status["error"] == "seat/1: hp 20 is more than the 12 LEDs of the strip"
     assert list(tracker.frame().pixels[:12]) == hp(9, GREEN, ANN_GLOW)  # type: ignore[union-attr]
+
+
+def test_the_companion_makes_the_tracker_blink(mqtt_companion: LinkedCompanion,
+                                              locked_broker: SecureBroker, tmp_path: Path) -> None:
+    """``Trackers.blink`` through the real bridge, on the locked broker with the tracker's own
+    credentials: the strip flashes, hides a change made meanwhile, then shows its seat again."""
+    c = mqtt_companion
+    me = locked_broker.users["tracker-t1-tr1"]
+    frames: list[Frame] = []
+    settings = {"id": "tr1", "table": "t1", "broker": locked_broker.host,
+                "port": locked_broker.port, "user": me.user, "password": me.password,
+                "brightness": 1.0, "pulse_ms": 0, "heartbeat_s": 2,
+                "backoff_min_ms": 100, "backoff_max_ms": 1000}
+    with TrackerEmulator(settings, tmp_path / "tr1", on_frame=frames.append) as board:
+        until(lambda: "tr1" in c.links.trackers, timeout=20)
+        board.wait_for(lambda pixels: list(pixels) == hp(12, GREEN, ANN_GLOW), timeout=20)
+
+        c.links.trackers.blink("tr1", 3)
+        white = board.wait_for(lambda pixels: list(pixels) == [WHITE] * 12)
+        assert c.play("damage Ann 3").ok          # while it blinks
+        back = board.wait_for(lambda pixels: list(pixels) == hp(9, GREEN, ANN_GLOW),
+                              since=white.number, timeout=15)
+
+        during = [f.pixels for f in frames if white.number <= f.number < back.number]
+        assert set(during) == {(WHITE,) * 12, (OFF,) * 12}, "only the flash shows meanwhile"
+        assert during.count((WHITE,) * 12) >= 3, "it flashes on and off, several times"
+        assert back.at - white.at > 2.0, "for about 3 s (frames arrive late on a busy machine)"
+        status = c.links.trackers.trackers()[0].details
+        assert status["id"] == "tr1" and status["errors"] == 0, board.log()
 
 
 def test_heartbeat_and_last_will(broker: Broker, companion: Companion,

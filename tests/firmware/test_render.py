@@ -8,6 +8,7 @@ firmware/tracker/config.py at brightness 1, written out by hand here.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -160,3 +161,85 @@ def test_colours_are_settings() -> None:
                      tier_colours=["#110000", "#001100", "#000011"], background=0.0)
     assert pixels(shown["main"]) == [(0, 17, 0)] * 6 + [OFF] * 6
 
+
+
+# -- the blink ("which tracker is this?") -------------------------------------------------
+
+def blink_frames(times: list[int], *, seconds: float = 1, at: int = 1000,
+                 during: Sequence[tuple[int, dict[str, Any]]] = (), **settings: Any) -> list[Any]:
+    """Ann's seat at 9 HP from time 0, a blink of ``seconds`` asked for at ``at``, the seat
+    payloads ``during`` delivered at their times, and both strips at each of ``times``."""
+    spec = {"settings": settings, "at": at, "seconds": seconds, "times": times,
+            "during": [[t, {"revision": i + 2, **fields}] for i, (t, fields) in enumerate(during)]}
+    out: dict[str, Any] = run_micropython(f"""
+spec = json.loads({json.dumps(spec)!r})
+t = tracker(**spec["settings"])
+show(t, 0, hp=9, revision=1)
+pool = t.display.pool_strip
+blink = json.dumps({{"schema": 1, "seconds": spec["seconds"]}}).encode()
+during = list(spec["during"])
+frames = []
+for now in spec["times"]:
+    if blink and spec["at"] <= now:
+        t.clock.now = spec["at"]
+        t.received("BLNK", None, blink)
+        t.step()
+        blink = None
+    while during and during[0][0] <= now:
+        at, fields = during.pop(0)
+        show(t, at, **fields)
+    frames.append([frame(t, now), frame(t, now, "pool") if pool else None])
+report(frames=frames, errors=t.link.errors)
+""")
+    assert out["errors"] == []
+    return out["frames"]
+
+
+def test_a_blink_flashes_every_led_white_twice_a_second_then_the_seat_comes_back() -> None:
+    # Asked for at 1 s, for 1 s: white 250 ms, dark 250 ms, twice; at 2 s the seat again.
+    times = [999, 1000, 1249, 1250, 1499, 1500, 1750, 1999, 2000, 5000]
+    shown = [pixels(main) for main, _ in blink_frames(times)]
+    assert shown == [
+        [GREEN] * 9 + [GLOW] * 3,
+        [WHITE] * 12, [WHITE] * 12, [OFF] * 12, [OFF] * 12, [WHITE] * 12, [OFF] * 12,
+        [OFF] * 12,
+        [GREEN] * 9 + [GLOW] * 3,
+        [GREEN] * 9 + [GLOW] * 3,
+    ]
+
+
+def test_the_seat_keeps_changing_under_a_blink() -> None:
+    # Damage during the blink: hidden while it lasts, and shown, settled, the moment it ends.
+    frames = blink_frames([1500, 1750, 2000], during=[(1500, dict(hp=6, tier=2))])
+    assert [pixels(main) for main, _ in frames] == [
+        [WHITE] * 12, [OFF] * 12, [AMBER] * 6 + [GLOW] * 6]
+
+
+def test_a_blink_covers_every_segment_and_the_pool_at_the_strips_brightness() -> None:
+    half = (128, 128, 128)
+    frames = blink_frames([1000, 1250, 2000], seats=2, pool_leds=8, brightness=0.5,
+                          during=[(1000, dict(RC, hp=6, tier=2, loki_pool=3))])
+    assert [(pixels(main), pixels(pool)) for main, pool in frames] == [
+        ([half] * 24, [half] * 8),
+        ([OFF] * 24, [OFF] * 8),
+        ([(128, 80, 0)] * 6 + [(7, 2, 2)] * 6 + [OFF] * 12, [(16, 128, 32)] * 3 + [OFF] * 5),
+    ]
+
+
+def test_a_new_blink_starts_the_pattern_again() -> None:
+    # Blinks of 1 s asked for at 1 s and at 1.3 s: the second starts white and lasts to 2.3 s.
+    out = run_micropython("""
+t = tracker()
+show(t, 0, hp=9)
+shown = []
+for ask, now in [(True, 1000), (True, 1300), (False, 1550), (False, 2000), (False, 2299),
+                 (False, 2300)]:
+    t.clock.now = now
+    if ask:
+        t.received("BLNK", None, b'{"schema": 1, "seconds": 1}')
+    shown.append(frame(t, now))
+report(shown=shown)
+""")
+    assert [pixels(f) for f in out["shown"]] == [
+        [WHITE] * 12, [WHITE] * 12, [OFF] * 12, [WHITE] * 12, [OFF] * 12,
+        [GREEN] * 9 + [GLOW] * 3]

@@ -1,6 +1,7 @@
 """USB serial mode through a pty pair: the real firmware on the MicroPython unix port holds one
 end (as a board holds its USB port), the test opens the other with pyserial, as the companion's
-serial driver opens /dev/ttyACM0, and speaks the line protocol of docs/mqtt.md.
+serial driver opens /dev/ttyACM0, and speaks the line protocol of docs/mqtt.md. The last test
+puts the companion's own serial driver (companion/trackers/serial.py) on that end instead.
 """
 
 from __future__ import annotations
@@ -18,10 +19,15 @@ import pytest
 import serial
 
 from companion.core.session import Session
-from companion.firmware.emulator import TrackerEmulator
+from companion.firmware.emulator import Frame, TrackerEmulator
+from companion.table import Table
+from companion.trackers import Trackers
+from companion.trackers.serial import SerialLink
 from tests.support.firmware import serial_line as line
+from tests.support.mqtt import until
 
 GREEN, AMBER, GLOW = (0, 224, 0), (255, 160, 0), (14, 3, 3)
+WHITE, OFF = (255, 255, 255), (0, 0, 0)
 
 
 class Port:
@@ -46,14 +52,15 @@ class Port:
                 return json.loads(text)
 
 
+SETTINGS = {"id": "usb1", "mode": "serial", "brightness": 1.0, "pulse_ms": 0, "heartbeat_s": 1}
+
+
 @pytest.fixture
 def wired(tmp_path: Path) -> Iterator[tuple[TrackerEmulator, Port]]:
     board, companion_end = pty.openpty()
     # Raw before anyone writes: a tty's echo would hand the tracker its own lines back.
     tty.setraw(companion_end)
-    settings = {"id": "usb1", "mode": "serial", "brightness": 1.0, "pulse_ms": 0,
-                "heartbeat_s": 1}
-    tracker = TrackerEmulator(settings, tmp_path, stdin=board, stdout=board)
+    tracker = TrackerEmulator(SETTINGS, tmp_path, stdin=board, stdout=board)
     port = Port(os.ttyname(companion_end))
     with tracker:
         os.close(board)
@@ -109,3 +116,63 @@ def test_a_garbage_line_is_answered_with_err_and_changes_nothing(
     port.send(line("PING", {}))
     assert port.receive("STAT")["errors"] == 1
     assert list(tracker.frame().pixels) == [GREEN] * 12  # type: ignore[union-attr]
+
+
+def flashes(frames: list[Frame], first: Frame, last: Frame) -> list[tuple[Any, ...]]:
+    """The pixels of the frames from ``first`` up to (not including) ``last``."""
+    return [f.pixels for f in frames if first.number <= f.number < last.number]
+
+
+def test_a_blnk_line_blinks_then_the_seat_shows_again(wired: tuple[TrackerEmulator, Port]) -> None:
+    tracker, port = wired
+    frames: list[Frame] = []
+    tracker.on_frame = frames.append
+    session: Session[Any] = Session.new("zun", "players=Ann,Bob")
+    port.send(line("SEAT", seat_payload(session, 1)))
+    tracker.wait_for(lambda pixels: list(pixels) == [GREEN] * 12)
+
+    port.send(line("BLNK", {"schema": 1, "seconds": 1}))
+    white = tracker.wait_for(lambda pixels: list(pixels) == [WHITE] * 12)
+    session.play("damage Ann 6")                # while it blinks
+    port.send(line("SEAT", seat_payload(session, 1)))
+    back = tracker.wait_for(lambda pixels: list(pixels) == [AMBER] * 6 + [GLOW] * 6,
+                            since=white.number)
+    assert set(flashes(frames, white, back)) == {(WHITE,) * 12, (OFF,) * 12}
+    assert back.at - white.at > 0.5
+
+    port.send(line("BLNK", {"schema": 1, "seconds": 0}))
+    assert port.receive("ERR")["error"] == "serial BLNK: seconds must be a number above 0, got 0"
+    port.send(line("PING", {}))
+    assert port.receive("STAT")["errors"] == 1
+    assert list(tracker.frame().pixels) == [AMBER] * 6 + [GLOW] * 6  # type: ignore[union-attr]
+
+
+def test_the_companions_serial_driver_makes_the_tracker_blink(zun_table: Table,
+                                                              tmp_path: Path) -> None:
+    """``Trackers.blink`` through ``SerialLink`` on the pty: the whole chain of a USB table."""
+    board, companion_end = pty.openpty()
+    tty.setraw(companion_end)
+    trackers = Trackers()
+    trackers.attach(zun_table)
+    frames: list[Frame] = []
+    with TrackerEmulator(SETTINGS, tmp_path / "usb1", stdin=board, stdout=board,
+                         on_frame=frames.append) as tracker:
+        os.close(board)
+        link = SerialLink(os.ttyname(companion_end), trackers, ping_every=0.5)
+        link.start()
+        try:
+            until(lambda: "usb1" in trackers, timeout=10)
+            tracker.wait_for(lambda pixels: list(pixels) == [GREEN] * 12)
+
+            trackers.blink("usb1", 1.5)
+            white = tracker.wait_for(lambda pixels: list(pixels) == [WHITE] * 12)
+            zun_table.execute("damage Ann 3")   # while it blinks
+            back = tracker.wait_for(lambda pixels: list(pixels) == [GREEN] * 9 + [GLOW] * 3,
+                                    since=white.number)
+            assert set(flashes(frames, white, back)) == {(WHITE,) * 12, (OFF,) * 12}
+            assert back.at - white.at > 1.0
+            assert trackers.trackers()[0].details["errors"] == 0
+            assert link.rejected == 0
+        finally:
+            link.stop()
+    os.close(companion_end)

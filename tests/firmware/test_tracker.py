@@ -140,6 +140,79 @@ report(levels=levels)
                              1.0, 0.05, 0.05, 0.05]
 
 
+# -- the blink ("which tracker is this?") -------------------------------------------------------
+
+WHITE, OFF = (255, 255, 255), (0, 0, 0)
+
+BAD_BLINKS = [
+    ("not JSON", b"blink!", "not JSON: b'blink!'"),
+    ("empty", b"", "a blink request is a JSON object, got None"),
+    ("a JSON array", b"[3]", "a blink request is a JSON object, got [3]"),
+    ("no schema", b'{"seconds": 3}', "unknown schema None (this firmware reads 1)"),
+    ("unknown schema", b'{"schema": 2, "seconds": 3}', "unknown schema 2 (this firmware reads 1)"),
+    ("no seconds", b'{"schema": 1}', "seconds must be a number above 0, got None"),
+    ("zero seconds", b'{"schema": 1, "seconds": 0}', "seconds must be a number above 0, got 0"),
+    ("negative", b'{"schema": 1, "seconds": -2.5}',
+     "seconds must be a number above 0, got -2.5"),
+    ("seconds as text", b'{"schema": 1, "seconds": "3"}',
+     "seconds must be a number above 0, got '3'"),
+    ("seconds as true", b'{"schema": 1, "seconds": true}',
+     "seconds must be a number above 0, got True"),
+]
+
+
+@pytest.mark.parametrize(("payload", "error"), [b[1:] for b in BAD_BLINKS],
+                         ids=[b[0] for b in BAD_BLINKS])
+def test_a_bad_blink_request_is_reported_and_nothing_blinks(payload: bytes, error: str) -> None:
+    # The same document as a serial BLNK line too, where it is one.
+    lines = [serial_line("BLNK", json.loads(payload))[:-1]] if payload.startswith(b"{") else []
+    out = run_micropython(f"""
+t = tracker()
+show(t, 0, hp=9)
+t.received("BLNK", None, {payload!r})
+shown = [frame(t, 100), frame(t, 400)]
+for line in {lines!r}:
+    t.received("LINE", None, line)
+    shown += [frame(t, 500), frame(t, 800)]
+report(shown=shown, errors=t.link.errors, status=t.status())
+""")
+    assert [pixels(f) for f in out["shown"]] == [NINE] * len(out["shown"])
+    expected = ["blink: " + error] + ["serial BLNK: " + error for _ in lines]
+    assert out["errors"] == expected
+    assert out["status"]["errors"] == len(expected) and out["status"]["error"] == expected[-1]
+
+
+@pytest.mark.parametrize(("seconds", "white", "dark", "back"), [
+    (0.3, 249, 250, 300),             # a fraction of a second
+    (1.5, 1000, 1499, 1500),
+    (30, 29500, 29999, 30000),
+    (1000, 29500, 29999, 30000),      # cut to 30 s
+    (1e300, 29500, 29999, 30000),
+])
+def test_a_blink_lasts_its_seconds_up_to_30(seconds: float, white: int, dark: int,
+                                            back: int) -> None:
+    out = run_micropython(f"""
+t = tracker()
+show(t, 0, hp=9)
+t.received("BLNK", None, json.dumps({{"schema": 1, "seconds": {seconds!r}}}).encode())
+shown = [frame(t, 0), frame(t, {white}), frame(t, {dark}), frame(t, {back})]
+report(shown=shown, errors=t.link.errors)
+""")
+    assert [pixels(f) for f in out["shown"]] == [[WHITE] * 12, [WHITE] * 12, [OFF] * 12, NINE]
+    assert out["errors"] == []
+
+
+def test_a_blink_line_on_serial_blinks() -> None:
+    out = run_micropython(f"""
+t = tracker()
+show(t, 0, hp=9)
+t.received("LINE", None, {serial_line("BLNK", {"schema": 1, "seconds": 3})[:-1]!r})
+report(shown=[frame(t, 0), frame(t, 2999), frame(t, 3000)], errors=t.link.errors)
+""")
+    assert [pixels(f) for f in out["shown"]] == [[WHITE] * 12, [OFF] * 12, NINE]
+    assert out["errors"] == []
+
+
 # -- never giving up ------------------------------------------------------------------------------
 
 def test_offline_mark_blinks_on_the_last_led_over_the_last_state() -> None:
