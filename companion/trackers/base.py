@@ -73,6 +73,10 @@ class Tracker(ABC):
         return f"<{type(self).__name__} {self.id}>"
 
 
+BLINK_LIMIT = 30.0
+"""The longest blink a tracker shows (docs/schemas/tracker-blink.json)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TrackerInfo:
     """What the setup screen lists about one tracker."""
@@ -285,12 +289,14 @@ class Trackers:
         self._changed()
 
     def blink(self, tracker_id: str, seconds: float | None = None) -> None:
-        """Flash one tracker so the players can see which one it is."""
+        """Flash one tracker so the players can see which one it is (at most 30 s)."""
         with self._lock:
             tracker = self._entry(tracker_id).tracker
         if tracker is None:
             raise UnknownTracker(f"tracker {tracker_id} has not been seen since the start")
-        tracker.blink(self.blink_seconds if seconds is None else seconds)
+        wanted = self.blink_seconds if seconds is None else seconds
+        # The firmware honours at most BLINK_LIMIT seconds; the payload schema says so too.
+        tracker.blink(min(max(wanted, 0.1), BLINK_LIMIT))
 
     def trackers(self) -> list[TrackerInfo]:
         """Every tracker known, by id."""
