@@ -145,6 +145,9 @@ class Controller:
             self.table.journal.archive(game_id)
         except CompanionError as e:
             return Result(False, None, error=str(e), kind=type(e).__name__)
+        if self.session is not None and self.session.game_id == game_id:
+            # An archived game takes no more actions: the table leaves it.
+            self.table.session = None
         return Result(True, None)
 
     # -- commands --------------------------------------------------------------------
