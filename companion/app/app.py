@@ -31,6 +31,7 @@ from kivy.properties import (
     BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty,
 )
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen
 
 from . import theme
@@ -38,7 +39,7 @@ from .adapters import DeviceStatus, Hardware, Reading
 from .bridge import on_main_thread
 from .controller import Controller
 from .strings import t
-from .widgets import RButton, make
+from .widgets import make
 
 __all__ = ["RunesApp", "Root", "AppScreen"]
 
@@ -47,13 +48,12 @@ log = logging.getLogger(__name__)
 KV = Path(__file__).resolve().parent / "kv"
 
 
-class Toast(RButton):
-    """The message line: errors and notices; it takes no touch while empty."""
+class Toast(Label):
+    """The message line: errors and notices, over the top of the screen, never in a finger's way.
 
-    def on_touch_down(self, touch: Any) -> bool:
-        if not self.text:
-            return False
-        return bool(super().on_touch_down(touch))
+    It takes no touch: what is under it stays usable, and it goes away by
+    itself, or with the next action that lands.
+    """
 
 
 class Root(FloatLayout):
@@ -165,7 +165,7 @@ class RunesApp(App):
         table.wake = Clock.create_trigger(lambda *_: table.pump(), 0)
         self.controller.subscribe(lambda *_: self._redraw())
         self.hardware.status.start(on_main_thread(self.on_device_status))
-        self.hardware.vision.start(on_main_thread(self.on_reading))
+        self.hardware.vision.start(on_main_thread(self.show_reading))
         self.redraw()
         self.go("table" if self.controller.session is not None else "home")
         Clock.schedule_once(self._first_frame, 0)
@@ -262,7 +262,7 @@ class RunesApp(App):
                 key, t("status.tracker", id=key.partition(":")[2]))
             lights.add_widget(make("StatusLight", online=self.devices[key], label=label))
 
-    def on_reading(self, reading: Reading) -> None:
+    def show_reading(self, reading: Reading) -> None:
         """A settled reading from the vision service: show it for confirmation."""
         self.reading = reading
         if self.controller.session is not None:

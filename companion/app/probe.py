@@ -98,6 +98,11 @@ class Probe:
             return {"ok": True}
         if op == "submit":
             return {"ok": self.app.controller.table.submit(request["command"], source="probe")}
+        if op == "sync":
+            # Two frames: input events queued before this request are dispatched by then.
+            for _ in range(3):
+                self._on_main(lambda: None)
+            return {"ok": True}
         if op == "stop":
             Clock.schedule_once(lambda *_: self.app.stop(), 0)
             return {"ok": True}

@@ -20,6 +20,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
@@ -27,7 +28,7 @@ from kivy.uix.widget import Widget
 from . import theme
 
 __all__ = ["CommandButton", "FitLabel", "LinePlot", "RButton", "RToggle", "Stepper", "TagInput",
-           "TierBars", "TouchBox", "make"]
+           "TagScroll", "TierBars", "TouchBox", "make"]
 
 
 def make(kind: str, **props: Any) -> Widget:
@@ -70,6 +71,12 @@ class RToggle(ToggleButton):
 
 class TagInput(TextInput):
     """A text field with a ``tag`` for the probe."""
+
+    tag = StringProperty("")
+
+
+class TagScroll(ScrollView):
+    """A scrolling list with a ``tag``, so a test can put the mouse wheel over it."""
 
     tag = StringProperty("")
 

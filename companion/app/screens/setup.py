@@ -126,9 +126,10 @@ class SetupScreen(AppScreen):
         if "teams" in self.fields and teamed:
             teams: dict[int, list[str]] = {}
             for p in self.players:
-                teams.setdefault(-1 if p["team"] is None else p["team"], []).append(p["name"].strip())
-            doc["teams"] = [f"{self.palette[i][0] if i >= 0 else t('setup.team_none')}:"
-                            + "+".join(members) for i, members in sorted(teams.items())]
+                if p["team"] is not None:  # a player left without a team: the engine says so
+                    teams.setdefault(p["team"], []).append(p["name"].strip())
+            doc["teams"] = [f"{self.palette[i][0]}:" + "+".join(members)
+                            for i, members in sorted(teams.items())]
         if "colours" in self.fields:
             doc["colours"] = [self.palette[p["team"] if teamed and p["team"] is not None
                                            else p["colour"]][1] for p in self.players]
@@ -162,17 +163,23 @@ class SetupScreen(AppScreen):
         self.title = t("setup.title", game=t(f"game.{self.game}"))
 
     def _build_players(self) -> None:
+        """Show the players; rows are reused, so a quick second tap finds its button in place."""
         box = self.ids.players
-        box.clear_widgets()
+        rows = list(reversed(box.children))
+        while len(rows) > len(self.players):
+            box.remove_widget(rows.pop())
+        while len(rows) < len(self.players):
+            rows.append(make("PlayerRow", index=len(rows)))
+            box.add_widget(rows[-1])
         teamed = any(p["team"] is not None for p in self.players)
-        for i, p in enumerate(self.players):
-            row = make("PlayerRow", index=i, has_teams="teams" in self.fields)
-            row.ids.name.text = p["name"]
+        for row, p in zip(rows, self.players):
+            row.has_teams = "teams" in self.fields
+            if row.ids.name.text != p["name"]:
+                row.ids.name.text = p["name"]
             colour = self.palette[p["team"] if teamed and p["team"] is not None else p["colour"]]
             row.colour = colour[1]
             row.team_text = (t("setup.team_none") if p["team"] is None
                              else self.palette[p["team"]][0])
-            box.add_widget(row)
         self._build_first()
 
     def _build_options(self) -> None:
