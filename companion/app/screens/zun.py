@@ -15,48 +15,16 @@ from kivy.factory import Factory
 from kivy.properties import (
     BooleanProperty, NumericProperty, ObjectProperty, StringProperty,
 )
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
 from ..app import AppScreen
+from .cards import HpCard, layout_cards
 from ..widgets import make
 from ..strings import t
 
-__all__ = ["HpCard", "LocationSheet", "PlayerSheet", "ZunTableScreen"]
+__all__ = ["LocationSheet", "PlayerSheet", "ZunTableScreen"]
 
 PHASES = ("start", "action", "recovery", "end")
-
-
-class HpCard(BoxLayout):
-    """One player at the table."""
-
-    seat = NumericProperty(1)
-    name = StringProperty("")
-    hp = NumericProperty(0)
-    max_hp = NumericProperty(12)
-    tiers = NumericProperty(3)
-    colour = StringProperty("#888888")
-    team = StringProperty("")
-    defeated = BooleanProperty(False)
-    active = BooleanProperty(False)
-    winner = BooleanProperty(False)
-    effects = StringProperty("")
-    pending = NumericProperty(0)
-    shown_hp = NumericProperty(0)
-    """The HP shown big: the previewed result while a change is pending."""
-    shown_tier = NumericProperty(0)
-    tier_size = NumericProperty(4)
-    note = StringProperty("")
-    big_font = NumericProperty(60)
-    screen = ObjectProperty(None)
-
-    def bump(self, delta: int) -> None:
-        self.pending += delta
-        self.screen.preview(self)
-
-    def cancel(self) -> None:
-        self.pending = 0
-        self.screen.preview(self)
 
 
 class ZunTableScreen(AppScreen):
@@ -92,8 +60,10 @@ class ZunTableScreen(AppScreen):
             card.tiers = -(-p["max_hp"] // size)
             card.colour, card.team = p["colour"], p["team"] or ""
             card.defeated, card.active = p["defeated"], p["active"] and not state["over"]
-            card.winner = state["over"] and state["winner"] in (p["name"], p["team"])
-            card.effects = ", ".join(e["name"] for e in p["effects"])
+            winner = state["over"] and state["winner"] in (p["name"], p["team"])
+            card.status = (t("table.winner") if winner else
+                           t("table.defeated") if p["defeated"] else "")
+            card.detail = ", ".join(e["name"] for e in p["effects"])
             self.preview(card)
         active = next(p for p in players if p["name"] == state["turn"])
         self.round_text = t("table.round", round=state["round"])
@@ -109,15 +79,7 @@ class ZunTableScreen(AppScreen):
         self.ids.redo.disabled = not self.app.controller.can_redo
 
     def _build_cards(self, n: int) -> None:
-        grid = self.ids.cards
-        grid.clear_widgets()
-        grid.cols = 2 if n <= 2 else 3 if n in (3, 5, 6) else 2 if n == 4 else 4
-        grid.rows = -(-n // grid.cols)
-        self.cards = []
-        for _ in range(n):
-            card = HpCard(screen=self)
-            grid.add_widget(card)
-            self.cards.append(card)
+        self.cards = layout_cards(self.ids.cards, n, self)
 
     def _draw_location(self, state: dict[str, Any]) -> None:
         locs = state["locations"]
