@@ -6,6 +6,7 @@ from .camera import CameraScreen
 from .history import HistoryScreen
 from .home import HomeScreen
 from .plots import PlotsScreen
+from .runecast import RunecastTableScreen
 from .settings import SettingsScreen
 from .setup import SetupScreen
 from .zun import ZunTableScreen
@@ -16,6 +17,7 @@ SCREENS = {
     "home": HomeScreen.__name__,
     "setup": SetupScreen.__name__,
     "table_zun": ZunTableScreen.__name__,
+    "table_runecast": RunecastTableScreen.__name__,
     "history": HistoryScreen.__name__,
     "plots": PlotsScreen.__name__,
     "camera": CameraScreen.__name__,

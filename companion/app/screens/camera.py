@@ -84,6 +84,8 @@ class CameraScreen(AppScreen):
             self.summary = t("camera.card_summary", names=", ".join(self.names))
             self.hint = t("camera.tap_card")
         self.choices = reading_actions(self.app.game, self.app.state, counts=counts, cards=self.names)
+        if not self.choices:
+            self.hint = t("camera.no_use", game=t(f"game.{self.app.game}") if self.app.game else "?")
         self._draw_marks()
         self._draw_choices()
 
@@ -152,6 +154,13 @@ class CameraScreen(AppScreen):
         if not self.choices:
             return
         _, command = self.choices[min(self.choice, len(self.choices) - 1)]
+        if command["action"] == "loki_roll" and self.app.game == "runecast":
+            # The card and the dice of Loki's roll are read apart: the roll pad joins them.
+            screen = self.app.screen("table")
+            self.discard()
+            counts = {k: v for k, v in command.items() if k in ("hammers", "snakes", "trees")}
+            screen.open_roll(counts or None, command.get("card", ""))  # type: ignore[attr-defined]
+            return
         if self.app.act(command):
             self.discard()
 

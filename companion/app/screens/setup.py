@@ -44,9 +44,13 @@ def table_palette() -> list[tuple[str, str]]:
 
 def option_choices(game: str, param: Param) -> list[str] | None:
     """Names a list option picks from, where the game can name them (Zun's Location deck)."""
-    if game == "zun" and param.name == "deck":
-        return [entry["name"] for entry in load_content("zun/locations.toml").get("location", [])]
-    return None
+    sources = {("zun", "deck"): ("zun/locations.toml", "location"),
+               ("runecast", "characters"): ("runecast/characters.toml", "character"),
+               ("runecast", "boards"): ("runecast/battles.toml", "battle")}
+    source = sources.get((game, param.name))
+    if source is None:
+        return None
+    return [entry["name"] for entry in load_content(source[0]).get(source[1], [])]
 
 
 class SetupScreen(AppScreen):
