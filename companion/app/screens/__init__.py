@@ -5,6 +5,7 @@ from __future__ import annotations
 from .camera import CameraScreen
 from .history import HistoryScreen
 from .home import HomeScreen
+from .market import MarketTableScreen
 from .plots import PlotsScreen
 from .runecast import RunecastTableScreen
 from .settings import SettingsScreen
@@ -18,6 +19,7 @@ SCREENS = {
     "setup": SetupScreen.__name__,
     "table_zun": ZunTableScreen.__name__,
     "table_runecast": RunecastTableScreen.__name__,
+    "table_market": MarketTableScreen.__name__,
     "history": HistoryScreen.__name__,
     "plots": PlotsScreen.__name__,
     "camera": CameraScreen.__name__,
