@@ -99,6 +99,13 @@ def check(scale: float = 1.0) -> list[Problem]:
         if isinstance(widget, Label) and widget.text.strip():
             widget.texture_update()
             tw, th = widget.texture_size
+            wrap = widget.text_size[0]
+            if wrap:
+                for word in widget.text.split():
+                    if widget._label.get_extents(word)[0] > wrap + SLACK:
+                        problems.append(Problem("split word", describe(widget),
+                                                f"{word!r} does not fit on one line"))
+                        break
             if tw > widget.width + SLACK or th > widget.height + SLACK:
                 problems.append(Problem("overflow", describe(widget),
                                         f"text {tw:.0f}×{th:.0f} px in a {widget.width:.0f}×"

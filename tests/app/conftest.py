@@ -23,32 +23,11 @@ from typing import Any
 
 import pytest
 
+from companion.app.display import VirtualScreen
 from companion.core.journal import Journal
 from companion.core.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-class VirtualScreen:
-    """An Xvfb server on a free display number."""
-
-    def __init__(self, size: tuple[int, int] = (1920, 1080)) -> None:
-        read, write = os.pipe()
-        self.process = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{size[0]}x{size[1]}x24",
-             "-nolisten", "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
-        os.close(write)
-        with os.fdopen(read) as f:
-            number = f.readline().strip()
-        if not number:
-            self.process.kill()
-            raise RuntimeError("Xvfb did not start")
-        self.display = f":{number}"
-
-    def close(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=10)
 
 
 class AppDriver:

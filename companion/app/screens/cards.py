@@ -24,7 +24,8 @@ class HpCard(BoxLayout):
     max_hp = NumericProperty(12)
     tiers = NumericProperty(3)
     colour = StringProperty("#888888")
-    team = StringProperty("")
+    subtitle = StringProperty("")
+    """Under the name: the team (Zun) or the character (Runecast)."""
     defeated = BooleanProperty(False)
     active = BooleanProperty(False)
     detail = StringProperty("")

@@ -72,7 +72,7 @@ class RunecastTableScreen(AppScreen):
             card.seat, card.name = h["seat"], h["name"]
             card.hp, card.max_hp, card.tier_size = h["hp"], h["max_hp"], 4
             card.tiers = -(-h["max_hp"] // 4)
-            card.colour, card.team = h["colour"], h["character"]
+            card.colour, card.subtitle = h["colour"], h["character"]
             card.defeated, card.active = not h["alive"], h["active"]
             marks = [t("rc.dice", n=h["dice_pool"])]
             if h["thrall"]:
@@ -195,13 +195,15 @@ class RollSheet(ModalView):
         self.update()
 
     def set_card(self, name: str) -> None:
-        for s, runes in enumerate(name.replace(",", "-").split("-")):
-            for p, rune in enumerate(runes.strip().upper()[:3]):
-                self.runes[f"{s},{p}"] = rune
+        runes = dict(self.runes)
+        for s, text in enumerate(name.replace(",", "-").split("-")):
+            for p, rune in enumerate(text.strip().upper()[:3]):
+                runes[f"{s},{p}"] = rune
+        self.runes = runes
         self.update()
 
     def flip_rune(self, key: str) -> None:
-        self.runes[key] = "F" if self.runes[key] == "R" else "R"
+        self.runes = {**self.runes, key: "F" if self.runes[key] == "R" else "R"}
         self.update()
 
     def card(self) -> str:

@@ -200,7 +200,7 @@ class SetupScreen(AppScreen):
                 box.add_widget(row)
                 self._build_first()
             elif p.kind == "choice":
-                row = Factory.OptionRow()
+                row = Factory.ChoiceGrid() if len(p.choices) > 3 else Factory.OptionRow()
                 for choice in p.choices:
                     toggle = Factory.RToggle(text=t(f"option.{p.name}.{choice}"),
                                              group=f"option:{p.name}", value=choice,

@@ -58,7 +58,8 @@ class ZunTableScreen(AppScreen):
             card.seat, card.name = p["seat"], p["name"]
             card.hp, card.max_hp, card.tier_size = p["hp"], p["max_hp"], size
             card.tiers = -(-p["max_hp"] // size)
-            card.colour, card.team = p["colour"], p["team"] or ""
+            card.colour = p["colour"]
+            card.subtitle = t("table.team", team=p["team"]) if p["team"] else ""
             card.defeated, card.active = p["defeated"], p["active"] and not state["over"]
             winner = state["over"] and state["winner"] in (p["name"], p["team"])
             card.status = (t("table.winner") if winner else
