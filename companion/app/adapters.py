@@ -309,7 +309,7 @@ class Hardware:
     camera: Camera
 
 
-def simulated_hardware(*, trackers: int = 4) -> Hardware:
+def simulated_hardware(*, trackers: int = 4, camera_fps: float = 15.0) -> Hardware:
     """Simulated devices for tests and the demo; everything starts online."""
     ids = [str(n) for n in range(1, trackers + 1)]
     devices = {"broker": True, "camera": True, **{f"tracker:{i}": True for i in ids}}
@@ -319,5 +319,5 @@ def simulated_hardware(*, trackers: int = 4) -> Hardware:
         trackers=SimulatedTrackers(ids),
         panel=SimulatedPanel({"undo": 5, "redo": 6, "next": 13, "seat 1": 17, "seat 2": 27,
                               "seat 3": 22, "seat 4": 23}),
-        camera=SimulatedCamera(),
+        camera=SimulatedCamera(fps=camera_fps),
     )

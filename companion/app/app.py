@@ -138,6 +138,8 @@ class RunesApp(App):
         self._last_command: tuple[str, float] = ("", 0.0)
         self._screens: dict[str, AppScreen] = {}
         self.first_frame_at: float | None = None
+        self.first_frame_wall: float | None = None
+        """When the first frame was up (``time.time()``), for the start-up benchmark."""
 
     # -- building ------------------------------------------------------------------
 
@@ -178,6 +180,7 @@ class RunesApp(App):
 
     def _first_frame(self, *_: Any) -> None:
         self.first_frame_at = time.perf_counter()
+        self.first_frame_wall = time.time()
 
     def _rescale(self, _window: Any, size: tuple[int, int]) -> None:
         w, h = size

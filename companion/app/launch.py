@@ -34,7 +34,7 @@ def build_app(config: AppConfig, *, journal: Path | None = None, demo: bool = Fa
     if hardware is None:
         # The MQTT, vision and GPIO implementations of the adapters plug in here.
         log.warning("no hardware adapters configured: the app runs on simulated devices")
-        hardware = simulated_hardware(trackers=config.trackers)
+        hardware = simulated_hardware(trackers=config.trackers, camera_fps=config.camera_fps)
     if table.journal.latest_unfinished() is not None:
         try:
             table.resume()

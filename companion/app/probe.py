@@ -22,6 +22,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Callable
@@ -114,7 +115,27 @@ class Probe:
     # -- answered on the main thread -------------------------------------------------------
 
     def _op_ping(self, _: dict[str, Any]) -> dict[str, Any]:
-        return {"ok": True, "ready": self.app.first_frame_at is not None, "pid": os.getpid()}
+        return {"ok": True, "ready": self.app.first_frame_at is not None, "pid": os.getpid(),
+                "first_frame_wall": self.app.first_frame_wall}
+
+    def _op_frames_start(self, _: dict[str, Any]) -> dict[str, Any]:
+        """Record the time between frames until ``frames_stop`` (for the benchmark)."""
+        self._frames: list[float] = []
+        self._last = time.perf_counter()
+
+        def tick(_dt: float) -> None:
+            now = time.perf_counter()
+            self._frames.append(now - self._last)
+            self._last = now
+
+        self._ticker = Clock.schedule_interval(tick, 0)
+        return {"ok": True}
+
+    def _op_frames_stop(self, _: dict[str, Any]) -> dict[str, Any]:
+        self._ticker.cancel()
+        screen = self.app.screen("settings")
+        return {"ok": True, "frames": self._frames, "camera_shown": screen.frames_shown,
+                "camera_dropped": screen._frames.dropped}
 
     def _op_state(self, _: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "state": self.app.controller.state(), "screen": self.app.sm.current,

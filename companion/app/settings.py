@@ -39,6 +39,8 @@ class AppConfig:
     """A TOML file of UI strings (a translation) loaded over the built-in English ones."""
     trackers: int = 4
     """How many LED trackers the simulated hardware offers."""
+    camera_fps: float = 15.0
+    """Frames a second of the simulated camera."""
 
 
 def load_app_config(path: str | Path | None = None) -> AppConfig:

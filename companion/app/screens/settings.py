@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -70,6 +71,13 @@ class SettingsScreen(AppScreen):
 
     def _show_frame(self, frame: np.ndarray) -> None:
         preview = self.ids.preview
+        # Uploaded at the size it is shown: a full camera frame costs the GPU (or, under
+        # Xvfb, the CPU) several times more for the same picture.
+        h, w = frame.shape[:2]
+        scale = min(1.0, preview.width / w, preview.height / h)
+        if scale < 1.0:
+            frame = cv2.resize(frame, (max(1, int(w * scale)), max(1, int(h * scale))),
+                               interpolation=cv2.INTER_AREA)
         preview.texture = texture_of(frame, preview.texture)
         preview.canvas.ask_update()
         self.frames_shown += 1
