@@ -142,7 +142,7 @@ class Controller:
     def archive(self, game_id: int) -> Result:
         """Put a saved game away; archiving the game in play also leaves it."""
         try:
-            self.table.journal.archive(game_id)
+            self.table.journal.mark(game_id, "archived")
         except CompanionError as e:
             return Result(False, None, error=str(e), kind=type(e).__name__)
         if self.session is not None and self.session.game_id == game_id:

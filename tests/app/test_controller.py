@@ -79,7 +79,8 @@ def test_resume_and_archive(controller: Controller, tmp_path: Path) -> None:
     other = Controller(Table(Journal(tmp_path / "journal.sqlite")))
     assert other.resume().ok
     assert other.state()["players"][1]["hp"] == 8
+    assert isinstance(other.session, Session)
     assert other.archive(game_id).ok
+    assert other.session is None, "archiving the game in play leaves it"
     assert other.saved_games() == []
     assert not other.resume(9999).ok
-    assert isinstance(other.session, Session)
