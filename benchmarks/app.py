@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     screen = None if os.environ.get("DISPLAY") else VirtualScreen()
     work = Path(tempfile.mkdtemp(prefix="runes-bench-app-"))
-    (work / "companion.toml").write_text(f"[app]\ncamera_fps = {args.fps}\n")
+    (work / "companion.toml").write_text(
+        f'[app]\nhardware = "simulated"\ncamera_fps = {args.fps}\n')
     env = {**os.environ, "KIVY_HOME": str(work / "kivy"),
            "RUNES_CONFIG": str(work / "companion.toml")}
     if screen is not None:

@@ -45,12 +45,12 @@ def configure_kivy(size: tuple[int, int], *, fullscreen: bool = False) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """``runes-app``: the companion on the touchscreen."""
-    from companion.config import ConfigError
+    from companion.config import ConfigError, load_config
 
     from .settings import load_app_config
 
     parser = argparse.ArgumentParser(prog="runes-app", description=__doc__)
-    parser.add_argument("--journal", type=Path, help="the SQLite journal (default from [app])")
+    parser.add_argument("--journal", type=Path, help="the SQLite journal (default: [journal])")
     parser.add_argument("--size", type=_size, help="window size, e.g. 800x480 or 1920x1080")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (the kiosk)")
     parser.add_argument("--demo", action="store_true",
@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        config = load_app_config()
+        settings = load_config()
+        config = load_app_config(settings)
     except ConfigError as e:
         print(f"runes-app: {e}", file=sys.stderr)
         return 2
@@ -66,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
                    fullscreen=args.fullscreen or config.fullscreen)
     from .launch import build_app
 
-    app = build_app(config, journal=args.journal, demo=args.demo)
+    try:
+        app = build_app(settings, journal=args.journal, demo=args.demo)
+    except ConfigError as e:
+        print(f"runes-app: {e}", file=sys.stderr)
+        return 2
     app.run()
     return 0

@@ -35,6 +35,8 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen
 
 from . import theme
+from companion.links import Links
+
 from .adapters import DeviceStatus, Hardware, Reading
 from .bridge import on_main_thread
 from .controller import Controller
@@ -127,8 +129,11 @@ class RunesApp(App):
     reading = ObjectProperty(None, allownone=True)
     """The last settled camera reading waiting for confirmation."""
 
-    def __init__(self, controller: Controller, hardware: Hardware, **kwargs: Any) -> None:
+    def __init__(self, controller: Controller, hardware: Hardware, *,
+                 links: Links | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.links = links
+        """The table's MQTT bridge and trackers, started and stopped with the app."""
         self.title = "Rune Table"
         self.controller = controller
         self.hardware = hardware
@@ -166,6 +171,8 @@ class RunesApp(App):
         table = self.controller.table
         table.wake = Clock.create_trigger(lambda *_: table.pump(), 0)
         self.controller.subscribe(lambda *_: self._redraw())
+        if self.links is not None:
+            self.links.start()
         self.hardware.status.start(on_main_thread(self.on_device_status))
         self.hardware.vision.start(on_main_thread(self.show_reading))
         self.redraw()
@@ -176,6 +183,8 @@ class RunesApp(App):
         self.hardware.status.stop()
         self.hardware.vision.stop()
         self.hardware.camera.stop()
+        if self.links is not None:
+            self.links.stop()
         self.controller.table.wake = None
 
     def _first_frame(self, *_: Any) -> None:

@@ -158,14 +158,16 @@ def run_tour(out: Path, size: tuple[int, int]) -> dict[str, list[str]]:
     from kivy.clock import Clock
     from kivy.core.window import Window
 
+    from companion.config import Config
+
     from . import layout
     from .launch import build_app
-    from .settings import AppConfig
 
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="runes-tour-"))
-    os.environ.setdefault("RUNES_CONFIG", str(work / "companion.toml"))
-    app = build_app(AppConfig(journal=work / "journal.sqlite"))
+    # Made-up devices and a throw-away journal: the tour never touches a real table.
+    settings = Config(work / "companion.toml", {"app": {"hardware": "simulated"}})
+    app = build_app(settings, journal=work / "journal.sqlite")
     problems: dict[str, list[str]] = {}
     tour = iter(scenes())
     state: dict[str, Any] = {"scene": None, "frames": 0}

@@ -7,30 +7,25 @@ hand-edited settings file survives a change made on the touchscreen.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import tomlkit
 
-from companion.config import ConfigError, config_path, load_config, read_section
+from companion.config import Config, ConfigError, config_path, read_section
 
 __all__ = ["AppConfig", "load_app_config", "save_settings"]
 
 
-def _data_home() -> Path:
-    home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(home) / "runes"
-
-
 @dataclass(frozen=True)
 class AppConfig:
-    """``[app]`` in the settings file."""
+    """``[app]`` in the settings file (the journal is ``[journal]``, the table ``[table]``)."""
 
-    journal: Path = _data_home() / "journal.sqlite"
-    """The SQLite journal of every game."""
+    hardware: Literal["links", "simulated"] = "links"
+    """``links``: the broker and LED trackers of ``[mqtt]`` and ``[trackers]``, as the
+    headless service uses them; ``simulated``: made-up devices (the demo, the tests)."""
     fullscreen: bool = False
     """True on the Pi's kiosk; a window of ``width`` × ``height`` elsewhere."""
     width: int = 800
@@ -43,8 +38,8 @@ class AppConfig:
     """Frames a second of the simulated camera."""
 
 
-def load_app_config(path: str | Path | None = None) -> AppConfig:
-    return read_section(AppConfig, load_config(path).section("app"), "app")
+def load_app_config(config: Config) -> AppConfig:
+    return read_section(AppConfig, config.section("app"), "app")
 
 
 def save_settings(updates: Mapping[str, Mapping[str, Any]], path: str | Path | None = None) -> Path:

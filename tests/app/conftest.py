@@ -34,7 +34,8 @@ class AppDriver:
     """The running app: real clicks and keys in, probe and journal out."""
 
     def __init__(self, screen: VirtualScreen, workdir: Path, *, size: str = "800x480",
-                 extra_args: tuple[str, ...] = ()) -> None:
+                 extra_args: tuple[str, ...] = (),
+                 settings: str = '[app]\nhardware = "simulated"\n') -> None:
         self.screen = screen
         self.workdir = workdir
         self.socket = workdir / "probe.sock"
@@ -44,6 +45,7 @@ class AppDriver:
                     "XDG_CONFIG_HOME": str(workdir / "config"),
                     "XDG_DATA_HOME": str(workdir / "data"),
                     "RUNES_APP_PROBE": str(self.socket)}
+        (workdir / "companion.toml").write_text(settings)
         self.log = (workdir / "app.log").open("wb")
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from companion.app import main; main()", "--journal",

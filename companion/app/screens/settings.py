@@ -44,7 +44,7 @@ class SettingsScreen(AppScreen):
         self.refresh()
         try:
             config = load_config()
-            broker = config.section("broker")
+            broker = config.section("mqtt")
             table = config.section("table")
         except ConfigError as e:
             self.app.say(str(e))
@@ -103,7 +103,7 @@ class SettingsScreen(AppScreen):
             self.app.say(f"{t('settings.table_id')}: {table_id!r} cannot be empty or contain / + #")
             return
         try:
-            path = save_settings({"broker": {"host": self.ids.host.text.strip() or "localhost",
+            path = save_settings({"mqtt": {"host": self.ids.host.text.strip() or "localhost",
                                              "port": int(port)},
                                   "table": {"id": table_id}})
         except ConfigError as e:
