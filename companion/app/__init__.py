@@ -40,7 +40,8 @@ def configure_kivy(size: tuple[int, int], *, fullscreen: bool = False) -> None:
     # A mouse is a finger here: no red multitouch-emulation dots on right click.
     Config.set("input", "mouse", "mouse,disable_multitouch")
     Config.set("kivy", "exit_on_escape", "0")
-    Config.set("kivy", "keyboard_mode", "system")
+    # On the kiosk there is no keyboard: Kivy docks its own under the screen while typing.
+    Config.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -110,6 +110,7 @@ def scenes() -> Iterator[Scene]:
     yield "zun-table-8", lambda app: _start(
         app, "zun", "players=Ann,Bob,Cid,Dee,Eve,Finnegan,Gus,Hal locations=normal",
         "damage Ann 4", "damage Finnegan 12", "next")
+    yield "zun-table-8-preview", _pending("Bob", -2)
     yield "zun-location-sheet", _sheet("LocationSheet")
     yield "zun-table-over", lambda app: _start(app, "zun", "players=Ann,Bob", "defeat Bob")
     # Runecast: a round and Loki's roll.

@@ -27,7 +27,7 @@ from kivy.uix.widget import Widget
 
 from . import theme
 
-__all__ = ["CommandButton", "FitLabel", "LinePlot", "RButton", "RToggle", "Stepper", "TagInput",
+__all__ = ["CommandButton", "FitLabel", "Hideable", "LinePlot", "RButton", "RToggle", "Stepper", "TagInput",
            "TagScroll", "TierBars", "TouchBox", "make"]
 
 
@@ -67,6 +67,28 @@ class RToggle(ToggleButton):
     bg = ColorProperty(theme.BUTTON)
     value = ObjectProperty(None, allownone=True)
     """What choosing this toggle means (a choice of an option, a face)."""
+
+
+class Hideable(BoxLayout):
+    """A box that can be hidden in place: invisible, and no touch reaches its children.
+
+    (A disabled widget would still swallow the touches that land on it, and so
+    block whatever shows underneath.)
+    """
+
+    shown = BooleanProperty(True)
+
+    def on_shown(self, _widget: Widget, shown: bool) -> None:
+        self.opacity = 1 if shown else 0
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return bool(self.shown and super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return bool(self.shown and super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return bool(self.shown and super().on_touch_up(touch))
 
 
 class TagInput(TextInput):

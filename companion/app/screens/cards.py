@@ -39,6 +39,8 @@ class HpCard(BoxLayout):
     tier_size = NumericProperty(4)
     note = StringProperty("")
     big_font = NumericProperty(60)
+    narrow = BooleanProperty(False)
+    """Too narrow for − HP + side by side (7 or 8 players): the steps go under the HP."""
     screen = ObjectProperty(None)
 
     def bump(self, delta: int) -> None:
