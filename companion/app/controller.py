@@ -21,7 +21,6 @@ object, so it is tested without a window.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from companion.core.errors import CompanionError
 from companion.core.events import Event
 from companion.core.journal import GameInfo
 from companion.core.rules import GAMES, rules_for
-from companion.core.session import Change, Session, parse_setup
+from companion.core.session import Change, Session
 from companion.table import Command, Result, Table
 
 from .strings import t
@@ -110,19 +109,6 @@ class Controller:
         """How many actions a saved game holds (for the Home list)."""
         return len(self.table.journal.load(game_id).actions)
 
-    def check_setup(self, game: str, setup: str | Mapping[str, Any]) -> Result:
-        """Would this setup start a game? Checked by the engine, nothing stored."""
-        try:
-            rules = rules_for(game)
-            record = parse_setup(rules, setup)
-            if any(p.name == "seed" for p in record.params) and getattr(record, "seed") is None:
-                # The session draws the real seed; any seed shows whether the setup is legal.
-                record = dataclasses.replace(record, seed=0)  # type: ignore[type-var]
-            rules.new_game(record)
-        except (CompanionError, ImportError) as e:
-            return Result(False, None, error=str(e), kind=type(e).__name__)
-        return Result(True, None)
-
     def new_game(self, game: str, setup: str | Mapping[str, Any]) -> Result:
         """Start and save a new game; a setup the rules forbid leaves everything as it was."""
         try:
@@ -172,15 +158,6 @@ class Controller:
             return Preview(False, error=str(e))
         return Preview(True, session.rules.to_json(state), events)
 
-    def undo(self, *, seen: int | None = None) -> Result:
-        return self.play("undo", seen=seen)
-
-    def redo(self, *, seen: int | None = None) -> Result:
-        return self.play("redo", seen=seen)
-
-    def goto(self, position: int, *, seen: int | None = None) -> Result:
-        return self.play(f"goto {position}", seen=seen)
-
     def subscribe(self, listener: Callable[[Session[Any], Change[Any] | None], None]
                   ) -> Callable[[], None]:
         """Hear every change (owner thread); ``None`` means a new or resumed game."""
@@ -191,9 +168,6 @@ class Controller:
     def state(self) -> dict[str, Any]:
         """``Session.to_json()`` of the game in play, or ``{}``."""
         return {} if self.session is None else self.session.to_json()
-
-    def setup_json(self) -> dict[str, Any]:
-        return {} if self.session is None else self.session.setup.to_json()
 
     @property
     def can_undo(self) -> bool:
