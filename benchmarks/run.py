@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-AREAS = ("core", "vision_dice", "vision_cards", "firmware", "mqtt")
+AREAS = ("core", "vision_dice", "vision_cards", "firmware", "mqtt", "app")
 
 
 def main() -> None:

@@ -1,0 +1,169 @@
+"""Camera confirmation: the photo with each die or card outlined and labelled.
+
+One tap on Confirm enters the reading as the chosen action; a tap on a die
+cycles its face (a misread die), a tap on a card picks another card. A die
+the vision service was unsure of is marked with a question mark.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from kivy.factory import Factory
+from kivy.graphics.texture import Texture
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+
+from ..adapters import Reading
+from ..app import AppScreen
+from ..widgets import make
+from ..readings import card_names, dice_faces, reading_actions
+from ..strings import t
+
+__all__ = ["CameraScreen", "texture_of"]
+
+UNSURE = 0.7
+"""Below this confidence a die or card is marked for a second look."""
+
+
+def texture_of(image: np.ndarray, texture: Texture | None = None) -> Texture:
+    """A Kivy texture of a BGR image (reusing ``texture`` when the size matches)."""
+    h, w = image.shape[:2]
+    if texture is None or texture.size != (w, h):
+        texture = Texture.create(size=(w, h), colorfmt="rgb")
+        texture.flip_vertical()
+    texture.blit_buffer(np.ascontiguousarray(image[:, :, ::-1]).tobytes(), colorfmt="rgb",
+                        bufferfmt="ubyte")
+    return texture
+
+
+class CameraScreen(AppScreen):
+    summary = StringProperty("")
+    hint = StringProperty("")
+    image_size = ListProperty([640, 480])
+    choice = NumericProperty(0)
+    choices = ListProperty([])
+    """(label, action) pairs the reading can be entered as."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.faces: list[str] = []
+        self.names: list[str] = []
+        self.shown: Reading | None = None
+
+    def refresh(self) -> None:
+        self.title = t("camera.title")
+        reading: Reading | None = self.app.reading
+        if reading is not self.shown:
+            self.shown = reading
+            self.faces = [d.face for d in reading.dice] if reading else []
+            self.names = [c.name for c in reading.cards] if reading else []
+            self.choice = 0
+            if reading is not None:
+                self.ids.photo.texture = texture_of(reading.image)
+                self.image_size = [reading.image.shape[1], reading.image.shape[0]]
+            else:
+                self.ids.photo.texture = None
+        self._draw()
+
+    def _draw(self) -> None:
+        reading = self.shown
+        if reading is None:
+            self.summary, self.hint = t("camera.none"), ""
+            self.choices = []
+            self._draw_marks()
+            self._draw_choices()
+            return
+        counts: dict[str, int] = {}
+        for face in self.faces:
+            counts[face] = counts.get(face, 0) + 1
+        if reading.kind == "dice":
+            self.summary = ", ".join(f"{n} × {face}" for face, n in counts.items())
+            self.hint = t("camera.tap_to_fix")
+        else:
+            self.summary = t("camera.card_summary", names=", ".join(self.names))
+            self.hint = t("camera.tap_card")
+        self.choices = reading_actions(self.app.game, self.app.state, counts=counts, cards=self.names)
+        if not self.choices:
+            self.hint = t("camera.no_use", game=t(f"game.{self.app.game}") if self.app.game else "?")
+        self._draw_marks()
+        self._draw_choices()
+
+    def _draw_marks(self) -> None:
+        layer = self.ids.marks
+        layer.clear_widgets()
+        reading = self.shown
+        if reading is None:
+            return
+        photo = self.ids.photo
+        iw, ih = self.image_size
+        scale = min(photo.width / iw, photo.height / ih)
+        ox = photo.x + (photo.width - iw * scale) / 2
+        oy = photo.y + (photo.height - ih * scale) / 2
+        least = self.app.u * 48
+        for i, die in enumerate(reading.dice):
+            x, y, w, h = die.box
+            cx, cy = ox + (x + w / 2) * scale, oy + (ih - y - h / 2) * scale
+            side = max(least, w * scale, h * scale)
+            mark = make("ReadingMark", tag=f"die:{i}", index=i, pos=(cx - side / 2, cy - side / 2),
+                                       size=(side, side),
+                                       text=self.faces[i] + ("?" if die.confidence < UNSURE else ""))
+            layer.add_widget(mark)
+        for i, card in enumerate(reading.cards):
+            xs = [p[0] for p in card.corners]
+            ys = [p[1] for p in card.corners]
+            left, right = ox + min(xs) * scale, ox + max(xs) * scale
+            bottom, top = oy + (ih - max(ys)) * scale, oy + (ih - min(ys)) * scale
+            mark = make("ReadingMark", tag=f"card:{i}", index=i, pos=(left, bottom),
+                                       size=(max(least, right - left), max(least, top - bottom)),
+                                       text=self.names[i] + ("?" if card.confidence < UNSURE else ""))
+            layer.add_widget(mark)
+
+    def _draw_choices(self) -> None:
+        box = self.ids.choices
+        box.clear_widgets()
+        for i, (label, _) in enumerate(self.choices):
+            toggle = Factory.RToggle(text=label, group="reading_as", tag=f"as:{i}",
+                                     allow_no_selection=False,
+                                     state="down" if i == self.choice else "normal")
+            toggle.bind(on_release=lambda w, i=i: setattr(self, "choice", i))
+            box.add_widget(toggle)
+        self.ids.confirm.disabled = not self.choices
+
+    def on_size(self, *_: Any) -> None:
+        self._draw_marks()
+
+    def tap_mark(self, index: int) -> None:
+        """A misread die or card: step to the next face or card."""
+        reading = self.shown
+        if reading is None:
+            return
+        if reading.kind == "dice":
+            options = dice_faces(self.app.game) or sorted(set(self.faces))
+            current = self.faces[index]
+            self.faces[index] = options[(options.index(current) + 1) % len(options)] \
+                if current in options else options[0]
+        else:
+            options = card_names(self.app.game) or self.names
+            current = self.names[index]
+            self.names[index] = options[(options.index(current) + 1) % len(options)] \
+                if current in options else options[0]
+        self._draw()
+
+    def confirm(self) -> None:
+        if not self.choices:
+            return
+        _, command = self.choices[min(self.choice, len(self.choices) - 1)]
+        if command["action"] == "loki_roll" and self.app.game == "runecast":
+            # The card and the dice of Loki's roll are read apart: the roll pad joins them.
+            screen = self.app.screen("table")
+            self.discard()
+            counts = {k: v for k, v in command.items() if k in ("hammers", "snakes", "trees")}
+            screen.open_roll(counts or None, command.get("card", ""))  # type: ignore[attr-defined]
+            return
+        if self.app.act(command):
+            self.discard()
+
+    def discard(self) -> None:
+        self.app.reading = None
+        self.app.go("table")

@@ -1,0 +1,135 @@
+"""Settings: broker and table id, camera and tray, the button pin map, the LED trackers.
+
+The camera preview runs only while this screen is shown: frames come from
+the camera's thread through :class:`~companion.app.bridge.LatestFrame`, so a
+camera faster than the screen drops frames instead of piling up work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import StringProperty
+
+from companion.config import ConfigError, load_config
+
+from ..app import AppScreen
+from ..widgets import make
+from ..bridge import LatestFrame
+from ..settings import save_settings
+from ..strings import t
+from .camera import texture_of
+
+__all__ = ["SettingsScreen"]
+
+
+class SettingsScreen(AppScreen):
+    calibration = StringProperty("")
+    brightness_text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._frames = LatestFrame(self._show_frame)
+        self._pins_poll = None
+        self.frames_shown = 0
+
+    def refresh(self) -> None:
+        self.title = t("settings.title")
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+        try:
+            config = load_config()
+            broker = config.section("mqtt")
+            table = config.section("table")
+        except ConfigError as e:
+            self.app.say(str(e))
+            broker, table = {}, {}
+        self.ids.host.text = str(broker.get("host", "localhost"))
+        self.ids.port.text = str(broker.get("port", 1883))
+        self.ids.table_id.text = str(table.get("id", self.app.controller.table.table_id))
+        trackers = self.app.hardware.trackers
+        self.ids.brightness.value = trackers.brightness() * 100
+        box = self.ids.trackers
+        box.clear_widgets()
+        for tracker, seat in trackers.assignments().items():
+            row = make("SettingsTrackerRow", tracker=tracker)
+            row.seat_text = t("setup.seat_none") if seat is None else t("setup.seat", seat=seat)
+            box.add_widget(row)
+        self._draw_pins()
+        self._pins_poll = Clock.schedule_interval(lambda *_: self._draw_pins(), 0.2)
+        self.app.hardware.camera.start(self._frames.put)
+
+    def on_leave(self, *_: Any) -> None:
+        self.app.hardware.camera.stop()
+        if self._pins_poll is not None:
+            self._pins_poll.cancel()
+
+    def _show_frame(self, frame: np.ndarray) -> None:
+        preview = self.ids.preview
+        # Uploaded at the size it is shown: a full camera frame costs the GPU (or, under
+        # Xvfb, the CPU) several times more for the same picture.
+        h, w = frame.shape[:2]
+        scale = min(1.0, preview.width / w, preview.height / h)
+        if scale < 1.0:
+            frame = cv2.resize(frame, (max(1, int(w * scale)), max(1, int(h * scale))),
+                               interpolation=cv2.INTER_AREA)
+        preview.texture = texture_of(frame, preview.texture)
+        preview.canvas.ask_update()
+        self.frames_shown += 1
+
+    def _draw_pins(self) -> None:
+        box = self.ids.pins
+        pins = self.app.hardware.panel.pins()
+        if len(box.children) != len(pins):
+            box.clear_widgets()
+            for _ in pins:
+                box.add_widget(make("PinLine"))
+        for line, pin in zip(reversed(box.children), pins):
+            line.text = t("settings.pin_line", name=pin.name, pin=pin.pin)
+            line.pressed = pin.pressed
+
+    def save(self) -> None:
+        port = self.ids.port.text.strip()
+        if not port.isdigit() or not 0 < int(port) < 65536:
+            self.app.say(f"{t('settings.port')}: {port!r} is not a port number (1-65535)")
+            return
+        table_id = self.ids.table_id.text.strip()
+        if not table_id or any(c in table_id for c in "/+#"):
+            self.app.say(f"{t('settings.table_id')}: {table_id!r} cannot be empty or contain / + #")
+            return
+        try:
+            path = save_settings({"mqtt": {"host": self.ids.host.text.strip() or "localhost",
+                                             "port": int(port)},
+                                  "table": {"id": table_id}})
+        except ConfigError as e:
+            self.app.say(str(e))
+            return
+        self.app.say(t("settings.saved", path=path), error=False)
+
+    def calibrate(self) -> None:
+        try:
+            corners = self.app.hardware.camera.calibrate()
+        except (OSError, RuntimeError, ValueError) as e:
+            self.app.say(str(e))
+            return
+        self.calibration = t("settings.calibrated", corners=" ".join(f"({x},{y})" for x, y in corners))
+
+    def set_brightness(self, percent: float) -> None:
+        self.app.hardware.trackers.set_brightness(percent / 100)
+        self.brightness_text = t("settings.brightness", percent=int(percent))
+
+    def cycle_tracker(self, row: Any) -> None:
+        trackers = self.app.hardware.trackers
+        seats = len(self.app.state.get("players", [])) or 8
+        seat = trackers.assignments().get(row.tracker)
+        seat = 1 if seat is None else (None if seat >= seats else seat + 1)
+        trackers.assign(row.tracker, seat)
+        row.seat_text = t("setup.seat_none") if seat is None else t("setup.seat", seat=seat)
+
+    def blink(self, tracker: str) -> None:
+        self.app.hardware.trackers.blink(tracker)

@@ -1,0 +1,83 @@
+"""The app on a real broker: status corner, MQTT commands and vision readings reach the screen.
+
+The app owns the table as the headless service does, with the same links, so a
+command from MQTT (paho's thread) lands through the table's queue on Kivy's
+main thread, and a settled reading from the vision process opens the camera
+confirmation screen.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from companion.app.display import VirtualScreen
+from tests.app.conftest import AppDriver
+from tests.support.broker import Broker
+
+
+def wait_for(check, timeout: float = 15.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def test_the_app_on_a_real_broker(broker: Broker, tmp_path: Path) -> None:
+    settings = (f'[app]\nhardware = "links"\n[table]\nid = "t1"\n'
+                f'[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\nhomeassistant = false\n'
+                f'[trackers]\nsimulated = 2\n')
+    with VirtualScreen() as screen:
+        app = AppDriver(screen, tmp_path, settings=settings, extra_args=("--demo",))
+        try:
+            wait_for(lambda: app.view()["devices"].get("broker") is True)
+            devices = app.view()["devices"]
+            # Simulated trackers send no heartbeat: listed, and offline, as the links see them.
+            assert devices["tracker:sim-1"] is False and devices["tracker:sim-2"] is False
+
+            client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="test-table-client")
+            client.connect(broker.host, broker.port)
+            client.loop_start()
+            try:
+                # A command from MQTT: applied on the app's main thread, drawn on the screen.
+                client.publish("runes/t1/cmd", json.dumps(
+                    {"action": "damage", "player": "Ann", "amount": 2}), qos=1).wait_for_publish()
+                wait_for(lambda: app.find("hp:Ann")["text"] == "10")
+                assert app.engine()["players"][0]["hp"] == 10
+
+                # A settled card reading from the vision process opens the confirmation screen.
+                reading = {"cards": [{"name": "Mirror Lake", "corners": [[200, 80], [440, 80],
+                           [440, 420], [200, 420]], "confidence": 0.93},
+                           {"name": None, "corners": [[0, 0], [9, 0], [9, 9], [0, 9]],
+                            "confidence": 0.9}]}
+                client.publish("runes/t1/vision/card", json.dumps(reading), qos=1).wait_for_publish()
+                wait_for(lambda: app.view()["screen"] == "camera")
+                app.find("card:0")
+                assert not app.ask("find", tag="card:1")["ok"], "an unnamed card is left out"
+                app.click("discard")
+                assert app.view()["screen"] == "table_zun"
+            finally:
+                client.loop_stop()
+                client.disconnect()
+
+            # The setup screen's trackers are the real ones.
+            app.click("home")
+            app.click("new:zun")
+            app.reveal("blink:sim-1", near="setup_options")
+            app.click("blink:sim-1")
+            assert "blink" not in app.view()["message"].lower()
+
+            # The broker goes away: shown in the corner, the game goes on.
+            broker.stop()
+            wait_for(lambda: app.view()["devices"].get("broker") is False)
+            app.click("setup_back")
+            app.click("resume_last")
+            app.click("plus:Ann")
+            app.click("ok:Ann")
+            assert app.engine()["players"][0]["hp"] == 11
+        finally:
+            app.close()
