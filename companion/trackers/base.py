@@ -55,9 +55,9 @@ class Tracker(ABC):
         self.id = tracker_id
 
     def assign(self, seat: int | None, brightness: float | None = None) -> None:
-        """Tell the device which seat it shows, and how bright (0 to 1; None: its own
-        setting). A seat of None withdraws the assignment: our firmware then shows the
-        seat of its own settings, at the brightness it has."""
+        """Tell the device which seat it shows, and how bright (0 to 1; None: as it is, our
+        firmware keeping its level and WLED using its full range). A seat of None withdraws
+        the assignment: our firmware then shows the seat of its own settings."""
 
     @abstractmethod
     def show(self, seat: Seat | None) -> None:
@@ -100,7 +100,7 @@ class TrackerInfo:
     details: Mapping[str, Any] = field(default_factory=dict)
     """The tracker's last heartbeat (firmware version, signal, dropped messages...)."""
     brightness: float | None = None
-    """The brightness the companion gave it (0 to 1); None: the tracker's own."""
+    """The brightness the companion gave it (0 to 1); None: none, the tracker keeps its own."""
 
 
 class TrackerStore:
@@ -315,7 +315,7 @@ class Trackers:
         self._changed()
 
     def set_brightness(self, tracker_id: str, level: float | None) -> None:
-        """Make ``tracker_id`` shine at ``level`` (0 to 1; None: its own setting), now and
+        """Make ``tracker_id`` shine at ``level`` (0 to 1; None: stop setting it), now and
         after restarts.
 
         The level travels with the assignment (the retained ``tracker/<id>/seat``, the
