@@ -134,8 +134,13 @@ def test_a_serial_tracker_is_told_its_seat_and_follows_it(zun_table, link_to):
     validate("tracker-blink", blink)
     assert blink["seconds"] == 2
 
+    trackers.set_brightness("usb1", 0.3)
+    conf = board.read(kind="CONF")
+    validate("tracker-seat", conf)
+    assert conf == {"schema": 1, "seat": 1, "brightness": 0.3}
+
     board.say("STAT", {"id": "usb1", "uptime": 0})  # it restarted: tell it everything again
-    assert board.read(kind="CONF")["seat"] == 1
+    assert board.read(kind="CONF") == {"schema": 1, "seat": 1, "brightness": 0.3}
     assert board.read(kind="SEAT")["hp"] == 7
     board.unplug()
 

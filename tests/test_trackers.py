@@ -54,6 +54,41 @@ def test_assignments_survive_a_restart(zun_table, tmp_path):
         ("a", 3, "simulated"), ("b", None, "simulated")]
 
 
+def test_brightness_reaches_the_tracker_and_survives_a_restart(zun_table, tmp_path):
+    path = tmp_path / "trackers.json"
+    first = Trackers(TrackerStore(path))
+    sim = SimulatedTracker("a")
+    first.add(sim)
+    assert sim.brightness is None, "the tracker's own until the companion sets one"
+    first.set_brightness("a", 0.4)
+    assert (sim.seat, sim.brightness) == (1, 0.4)
+    saved = json.loads(path.read_text())
+    validate("tracker-assignments", saved)
+    assert saved["trackers"]["a"] == {"kind": "simulated", "seat": 1, "brightness": 0.4}
+    first.assign("a", 2)
+    assert (sim.seat, sim.brightness) == (2, 0.4), "a new seat keeps the brightness"
+    for bad in (1.5, -0.1, "0.5", True, float("nan")):
+        with pytest.raises(ValueError, match="a brightness is a number from 0 to 1"):
+            first.set_brightness("a", bad)
+    with pytest.raises(UnknownTracker):
+        first.set_brightness("z", 0.5)
+
+    again = Trackers(TrackerStore(path))
+    back = SimulatedTracker("a")
+    again.add(back)
+    assert (back.seat, back.brightness) == (2, 0.4)
+    assert again.trackers()[0].brightness == 0.4
+
+
+def test_an_assignment_file_from_before_brightness_still_loads(tmp_path):
+    path = tmp_path / "trackers.json"
+    path.write_text('{"schema": 1, "trackers": {"a": {"kind": "simulated", "seat": 2}}}')
+    trackers = Trackers(TrackerStore(path))
+    sim = SimulatedTracker("a")
+    trackers.add(sim)
+    assert (sim.seat, sim.brightness) == (2, None)
+
+
 def test_a_damaged_assignment_file_is_set_aside(tmp_path, caplog):
     path = tmp_path / "trackers.json"
     path.write_text('{"schema": 1, "trackers": {"a": {"kind": "firmware", "seat": "two"}}}')
@@ -126,6 +161,11 @@ def test_our_firmware_announces_itself_and_follows_its_seat(companion, locked_br
 
     companion.links.trackers.assign("tr1", 2)
     assert tracker.latest(f"{T}/tracker/tr1/seat", where=lambda d: d["seat"] == 2)
+    assert "brightness" not in tracker.latest(f"{T}/tracker/tr1/seat"), "its own, until set"
+    companion.links.trackers.set_brightness("tr1", 0.5)
+    bright = tracker.latest(f"{T}/tracker/tr1/seat", where=lambda d: "brightness" in d)
+    validate("tracker-seat", bright)
+    assert bright == {"schema": 1, "seat": 2, "brightness": 0.5}
 
     tracker.publish(f"{T}/tracker/tr1/status", b"offline", retain=True)  # its last will
     until(lambda: not {i.id: i for i in companion.links.trackers.trackers()}["tr1"].online)

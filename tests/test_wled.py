@@ -60,6 +60,16 @@ def test_defeated_winner_and_no_seat():
     assert rgb("not a colour") == [255, 255, 255]
 
 
+@pytest.mark.parametrize("changes, bri", [
+    ({}, 128), ({"active": False}, 48), ({"defeated": True, "hp": 0, "tier": 0}, 48),
+    ({"over": True, "winner": True}, 128),
+])
+def test_the_trackers_brightness_scales_the_segment(changes, bri):
+    state = segment_state(0, {**SEAT, **changes}, leds=10, dim=96, level=0.5)
+    validate("wled-state", {"seg": [state]})
+    assert state["bri"] == bri
+
+
 def test_a_whole_device_fits_in_one_wled_message():
     worst = [segment_state(k, {**SEAT, "hp": 7, "max": 999, "colour": "#fefefe"},
                            leds=999, dim=255) for k in range(MAX_SEGMENTS)]
@@ -129,4 +139,14 @@ def test_wled_online_blink_and_restore(companion, locked_broker):
 
     device.publish("wled/strip/status", b"offline", retain=True)
     until(lambda: not any(i.online for i in companion.links.trackers.trackers()))
+    device.close()
+
+
+def test_a_segments_brightness(companion, locked_broker):
+    device = wled_device(locked_broker)
+    assert [s["bri"] for s in device.latest("wled/strip/api")["seg"]] == [255, 96, 96]
+    companion.links.trackers.set_brightness("wled:wled/strip:1", 0.5)
+    state = device.latest("wled/strip/api", where=lambda d: d["seg"][1]["bri"] != 96)
+    validate("wled-state", state)
+    assert [s["bri"] for s in state["seg"]] == [255, 48, 96], "that segment only"
     device.close()

@@ -1,10 +1,12 @@
 """The app's view of the hardware: small interfaces, and simulated devices behind them.
 
-The screens show what the broker, the camera, the vision service, the LED
-trackers and the button panel are doing, and ask a few things of them
-(blink a tracker, calibrate the tray). They do it only through the
-interfaces here, so the real MQTT, vision and GPIO wiring plugs in later as
-one more implementation, and tests and the demo run on the simulated ones.
+The screens show what the broker, the camera, the vision service and the LED
+trackers are doing, and ask a few things of them (blink a tracker, calibrate
+the tray). They do it only through the interfaces here: the real MQTT and
+vision wiring is one implementation (:mod:`companion.app.wired`), and tests
+and the demo run on the simulated ones. The button panel is the real
+:class:`~companion.panel.ButtonPanel` everywhere, on simulated pins off a Pi
+(:mod:`companion.app.buttons`).
 
 Callbacks given to ``start`` may be called on any thread: the app wraps them
 with its main-thread hop (:mod:`companion.app.bridge`) before handing them
@@ -22,8 +24,8 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 __all__ = [
-    "Camera", "CardSeen", "DeviceStatus", "DieSeen", "Hardware", "Panel", "PinState", "Reading",
-    "SimulatedCamera", "SimulatedPanel", "SimulatedStatus", "SimulatedTrackers",
+    "Camera", "CardSeen", "DeviceStatus", "DieSeen", "Hardware", "Reading",
+    "SimulatedCamera", "SimulatedStatus", "SimulatedTrackers",
     "SimulatedVision", "StatusFeed", "Trackers", "Vision", "simulated_hardware",
 ]
 
@@ -177,7 +179,8 @@ def demo_card(name: str, *, size: tuple[int, int] = (640, 480)) -> Reading:
 
 
 class Trackers(Protocol):
-    """The LED trackers the companion drives: which seat each shows, blink, brightness."""
+    """The LED trackers the companion drives: which seat each shows, blink, and the
+    brightness of them all (0 to 1)."""
 
     def trackers(self) -> list[str]: ...
     def assignments(self) -> dict[str, int | None]: ...
@@ -214,31 +217,6 @@ class SimulatedTrackers:
 
     def brightness(self) -> float:
         return self._brightness
-
-
-# -- button panel ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PinState:
-    name: str
-    pin: int
-    pressed: bool
-
-
-class Panel(Protocol):
-    """The GPIO button panel, for the pin map check."""
-
-    def pins(self) -> list[PinState]: ...
-
-
-class SimulatedPanel:
-    def __init__(self, pins: Mapping[str, int]) -> None:
-        self._pins = dict(pins)
-        self.pressed: set[str] = set()
-
-    def pins(self) -> list[PinState]:
-        return [PinState(n, p, n in self.pressed) for n, p in self._pins.items()]
 
 
 # -- the camera ---------------------------------------------------------------------------
@@ -305,7 +283,6 @@ class Hardware:
     status: StatusFeed
     vision: Vision
     trackers: Trackers
-    panel: Panel
     camera: Camera
 
 
@@ -317,7 +294,5 @@ def simulated_hardware(*, trackers: int = 4, camera_fps: float = 15.0) -> Hardwa
         status=SimulatedStatus(devices),
         vision=SimulatedVision(),
         trackers=SimulatedTrackers(ids),
-        panel=SimulatedPanel({"undo": 5, "redo": 6, "next": 13, "seat 1": 17, "seat 2": 27,
-                              "seat 3": 22, "seat 4": 23}),
         camera=SimulatedCamera(fps=camera_fps),
     )

@@ -6,7 +6,13 @@ Wiring, once, at start:
   on the main thread (buttons and MQTT ``submit`` from their own threads);
 * every change of the game marks the screens stale, and one Clock trigger
   redraws them at the next frame, however many changes came in;
-* devices report through :mod:`companion.app.bridge`, never straight into Kivy.
+* devices report through :mod:`companion.app.bridge`, never straight into Kivy;
+* the button panel (:mod:`companion.app.buttons`) starts with the app: its
+  requests (read the dice, confirm, cancel) hop to the main thread like every
+  device callback; on simulated pins the keyboard and the on-screen panel drive it;
+* systemd hears ``READY=1`` once the first frame is on screen, and watchdog pings
+  from the Kivy clock, so a UI loop that hangs stops them and systemd restarts
+  the app (:class:`~companion.systemd.Watchdog`).
 
 A tap carries the revision the screen was showing when it was drawn: a tap
 landing after a change from elsewhere (the button panel, MQTT) that the
@@ -24,7 +30,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.window import Window
+from kivy.core.window import Keyboard, Window
 from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import (
@@ -33,12 +39,18 @@ from kivy.properties import (
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen
+from kivy.uix.textinput import TextInput
+
+from companion.links import Links
+from companion.panel import Request
+from companion.panel.keyboard import Switch
+from companion.panel.pinmap import FUNCTIONS
+from companion.systemd import Watchdog
 
 from . import theme
-from companion.links import Links
-
 from .adapters import DeviceStatus, Hardware, Reading
 from .bridge import on_main_thread
+from .buttons import AppPanel
 from .controller import Controller
 from .strings import t
 from .widgets import make
@@ -48,6 +60,11 @@ __all__ = ["RunesApp", "Root", "AppScreen"]
 log = logging.getLogger(__name__)
 
 KV = Path(__file__).resolve().parent / "kv"
+
+KEY_NAMES = {code: name for name, code in reversed(list(Keyboard.keycodes.items()))}
+"""Kivy's key names by key code (the first name of a code, as ``keycode_to_string`` gives)."""
+KEY_LABELS = {"spacebar": "space"}
+"""Key names written shorter on the on-screen panel's keys."""
 
 
 class Toast(Label):
@@ -128,15 +145,29 @@ class RunesApp(App):
     """Status corner: device key → online."""
     reading = ObjectProperty(None, allownone=True)
     """The last settled camera reading waiting for confirmation."""
+    reading_as = StringProperty("")
+    """The action the camera screen should offer first (a panel's ``@read_dice VERB``)."""
+    panel_strip = BooleanProperty(False)
+    """Whether the on-screen panel's handle shows (simulated pins, unless ``[app]`` says no)."""
+    panel_open = BooleanProperty(False)
+    """Whether the on-screen panel's drawer is open."""
 
-    def __init__(self, controller: Controller, hardware: Hardware, *,
-                 links: Links | None = None, **kwargs: Any) -> None:
+    def __init__(self, controller: Controller, hardware: Hardware, panel: AppPanel, *,
+                 links: Links | None = None, onscreen_panel: bool = True,
+                 watchdog: Watchdog | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.links = links
         """The table's MQTT bridge and trackers, started and stopped with the app."""
+        self.panel = panel
+        """The button panel, started and stopped with the app."""
+        self.onscreen_panel = onscreen_panel
+        self.watchdog = watchdog or Watchdog()
         self.title = "Rune Table"
         self.controller = controller
         self.hardware = hardware
+        self.latest_dice: Reading | None = None
+        """The last settled dice reading not yet entered, for the panel's Read dice."""
         self._redraw = Clock.create_trigger(self.redraw, 0)
         self._message_timeout = Clock.create_trigger(lambda *_: self.clear_message(),
                                                      self.MESSAGE_SECONDS)
@@ -175,11 +206,17 @@ class RunesApp(App):
             self.links.start()
         self.hardware.status.start(on_main_thread(self.on_device_status))
         self.hardware.vision.start(on_main_thread(self.show_reading))
+        self._start_panel()
         self.redraw()
         self.go("table" if self.controller.session is not None else "home")
-        Clock.schedule_once(self._first_frame, 0)
+        if self.panel.problem is not None:
+            self.say(t("panel.off", problem=self.panel.problem))
+        Window.bind(on_flip=self._first_frame)
 
     def on_stop(self) -> None:
+        self.watchdog.stopping()
+        Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
+        self.panel.stop()
         self.hardware.status.stop()
         self.hardware.vision.stop()
         self.hardware.camera.stop()
@@ -188,8 +225,16 @@ class RunesApp(App):
         self.controller.table.wake = None
 
     def _first_frame(self, *_: Any) -> None:
+        """The first frame is on screen: the table is up, and systemd may start what waits."""
+        Window.unbind(on_flip=self._first_frame)
         self.first_frame_at = time.perf_counter()
         self.first_frame_wall = time.time()
+        session = self.controller.session
+        game = f", game {session.game_id} ({session.rules.name})" if session is not None else ""
+        self.watchdog.ready(f"table {self.controller.table.table_id}{game}")
+        if self.watchdog.interval is not None:
+            # From the Kivy clock, twice per interval: the pings prove the UI loop turns.
+            Clock.schedule_interval(lambda _dt: self.watchdog.ping(), self.watchdog.interval / 2)
 
     def _rescale(self, _window: Any, size: tuple[int, int]) -> None:
         w, h = size
@@ -230,6 +275,8 @@ class RunesApp(App):
         if current is not None:
             current.refresh()
             self._retitle()
+        if self.panel_strip:
+            self.draw_panel_keys()
 
     def t(self, key: str, **params: Any) -> str:
         """UI text for kv rules."""
@@ -276,9 +323,87 @@ class RunesApp(App):
 
     def show_reading(self, reading: Reading) -> None:
         """A settled reading from the vision service: show it for confirmation."""
+        if reading.kind == "dice":
+            self.latest_dice = reading
         self.reading = reading
         if self.controller.session is not None:
             self.go("camera")
+
+    # -- the button panel (main thread) -------------------------------------------------------
+
+    def _start_panel(self) -> None:
+        self.panel.start(on_main_thread(self.on_panel_request))
+        keys = self.panel.keys
+        if keys is None:
+            return
+        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        drawer = self.root.ids.panel_drawer.ids.panel_keys
+        for switch in keys.switches:
+            drawer.add_widget(make("PanelKey", tag=f"panel:{switch.name}", switch=switch,
+                                   title=_switch_title(switch),
+                                   key=KEY_LABELS.get(switch.key or "", switch.key or "")))
+        self.panel_strip = self.onscreen_panel
+
+    def _key_down(self, _window: Any, key: int, _scancode: int, _text: Any,
+                  modifiers: list[str]) -> bool:
+        keys = self.panel.keys
+        name = KEY_NAMES.get(key)
+        if keys is None or name is None or {"ctrl", "alt", "meta"} & set(modifiers):
+            return False
+        if self._typing():
+            return False  # a name typed into a field is not a button press
+        return keys.key_down(name)
+
+    def _key_up(self, _window: Any, key: int, _scancode: int) -> bool:
+        keys = self.panel.keys
+        name = KEY_NAMES.get(key)
+        # A release is always passed on: it only lets go of a pin that is down.
+        return keys is not None and name is not None and keys.key_up(name)
+
+    @staticmethod
+    def _typing() -> bool:
+        return any(isinstance(w, TextInput) and w.focus
+                   for top in Window.children for w in top.walk(restrict=True))
+
+    def on_panel_request(self, request: Request) -> None:
+        """Read dice, Confirm or Cancel from the panel; its LED and buzzer say how it went."""
+        if request.kind == "read_dice":
+            ok = self.read_dice(request.action or "")
+        elif self.sm.current == "camera" and self.reading is not None:
+            camera = self.screen("camera")
+            ok = camera.confirm() if request.kind == "confirm" else camera.discard()  # type: ignore[attr-defined]
+        else:
+            self.say(t("panel.nothing_asked", button=t(f"panel.{request.kind}")), error=False)
+            ok = False
+        self.panel.answered(ok)
+
+    def read_dice(self, verb: str) -> bool:
+        """Open the camera screen on the latest settled dice reading, offering it as ``verb``."""
+        if self.controller.session is None:
+            self.say(t("error.no_game"))
+            return False
+        if self.latest_dice is None:
+            self.say(t("panel.no_dice"))
+            return False
+        self.reading_as = verb
+        self.reading = self.latest_dice
+        self.go("camera")
+        return True
+
+    def draw_panel_keys(self) -> None:
+        """Dim the on-screen panel's keys that mean nothing in this game."""
+        panel = self.panel.panel
+        for key in self.root.ids.panel_drawer.ids.panel_keys.children:
+            function = key.switch.device.function
+            key.idle = (panel is not None and function not in ("confirm", "cancel")
+                        and panel.meaning(function) is None)
+
+
+def _switch_title(switch: Switch) -> str:
+    device = switch.device
+    title = {"ccw": "↺", "cw": "↻", "push": t("panel.push")}.get(
+        switch.role, FUNCTIONS[device.function].title)
+    return f"{t('panel.seat', seat=device.seat)} {title}" if device.seat is not None else title
 
 
 def _device_order(key: str) -> tuple[int, str]:

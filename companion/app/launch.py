@@ -14,6 +14,7 @@ from companion.table import Table, TableConfig
 
 from .adapters import Hardware, simulated_hardware
 from .app import RunesApp
+from .buttons import AppPanel
 from .controller import Controller
 from .settings import load_app_config
 from .wired import linked_hardware
@@ -44,6 +45,9 @@ def build_app(settings: Config, *, journal: Path | None = None, demo: bool = Fal
     elif hardware is None:
         log.warning("[app] hardware = \"simulated\": the app runs on made-up devices")
         hardware = simulated_hardware(trackers=config.trackers, camera_fps=config.camera_fps)
+    # Built now, started by the app: the pins are chosen when it starts, on the owner thread.
+    panel = AppPanel(table, settings, simulated=config.hardware == "simulated"
+                     or config.onscreen_panel == "show")
     if table.journal.latest_unfinished() is not None:
         try:
             table.resume()
@@ -51,7 +55,8 @@ def build_app(settings: Config, *, journal: Path | None = None, demo: bool = Fal
             log.error("could not resume the last game: %s", e)
     elif demo:
         controller.new_game("zun", DEMO_SETUP)
-    app = RunesApp(controller, hardware, links=links)
+    app = RunesApp(controller, hardware, panel, links=links,
+                   onscreen_panel=config.onscreen_panel != "hide")
     if probe_path := os.environ.get("RUNES_APP_PROBE"):
         from .probe import Probe
 

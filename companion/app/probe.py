@@ -158,6 +158,11 @@ class Probe:
     def _op_check(self, _: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "problems": [str(p) for p in layout.check(self.app.u)]}
 
+    def _op_freeze(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Hang the UI loop for ``seconds``, as a bug would (the watchdog test)."""
+        time.sleep(float(request["seconds"]))
+        return {"ok": True}
+
     def _op_go(self, request: dict[str, Any]) -> dict[str, Any]:
         self.app.go(request["screen"])
         return {"ok": True}

@@ -92,6 +92,12 @@ def _loki_roll(app: Any) -> None:
                                    "trees": pool - 2 * (pool // 3)}, "RFR-FRR-RRF")
 
 
+def _panel_drawer(app: Any) -> None:
+    """The on-screen panel of the desktop demo, open over the table."""
+    app.go("table")
+    app.panel_strip = app.panel_open = True
+
+
 def scenes() -> Iterator[Scene]:
     """The tour: (file name, what to do before the picture)."""
     yield "home-empty", lambda app: app.go("home")
@@ -103,6 +109,7 @@ def scenes() -> Iterator[Scene]:
         "damage Bob 5", "next", "damage Cid 9", "overdraw Dee 2", "effect Ann Defend prevents",
         "next", "next")
     yield "zun-table-preview", _pending("Bob", -3)
+    yield "zun-panel", _panel_drawer
     yield "zun-player-sheet", _sheet("PlayerSheet", seat=1)
     yield "zun-history", lambda app: app.go("history")
     yield "zun-plots", lambda app: app.go("plots")
@@ -142,13 +149,15 @@ def scenes() -> Iterator[Scene]:
     yield "home", lambda app: app.go("home")
 
 
-def _close_sheets() -> None:
+def _reset(app: Any) -> None:
+    """Close what the last scene opened: sheets, and the on-screen panel."""
     from kivy.core.window import Window
     from kivy.uix.modalview import ModalView
 
     for widget in list(Window.children):
         if isinstance(widget, ModalView):
             widget.dismiss(animation=False)
+    app.panel_strip = app.panel_open = False
 
 
 def run_tour(out: Path, size: tuple[int, int]) -> dict[str, list[str]]:
@@ -166,8 +175,11 @@ def run_tour(out: Path, size: tuple[int, int]) -> dict[str, list[str]]:
 
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="runes-tour-"))
-    # Made-up devices and a throw-away journal: the tour never touches a real table.
-    settings = Config(work / "companion.toml", {"app": {"hardware": "simulated"}})
+    # Made-up devices and a throw-away journal: the tour never touches a real table. The
+    # screens are shown as the touchscreen shows them: without the desktop's on-screen
+    # panel, which has a scene of its own.
+    settings = Config(work / "companion.toml",
+                      {"app": {"hardware": "simulated", "onscreen_panel": "hide"}})
     app = build_app(settings, journal=work / "journal.sqlite")
     problems: dict[str, list[str]] = {}
     tour = iter(scenes())
@@ -180,7 +192,7 @@ def run_tour(out: Path, size: tuple[int, int]) -> dict[str, list[str]]:
             except StopIteration:
                 app.stop()
                 return
-            _close_sheets()
+            _reset(app)
             app.clear_message()
             action(app)
             state["scene"], state["frames"] = name, 0

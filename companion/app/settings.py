@@ -36,6 +36,11 @@ class AppConfig:
     """How many LED trackers the simulated hardware offers."""
     camera_fps: float = 15.0
     """Frames a second of the simulated camera."""
+    onscreen_panel: Literal["auto", "show", "hide"] = "auto"
+    """The on-screen button panel (a drawer of touchable buttons, for the demo). ``auto``:
+    shown when the panel runs on simulated pins (a desktop), hidden on a Pi's real pins;
+    ``show``: the panel runs on simulated pins and the drawer shows, even on a Pi (a table
+    without a wired panel); ``hide``: never (the keyboard still drives simulated pins)."""
 
 
 def load_app_config(config: Config) -> AppConfig:

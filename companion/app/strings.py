@@ -275,6 +275,7 @@ UI.register({
     "camera.tap_card": "Confirm plays the card; tap a card to pick another.",
     "camera.as": "Enter as",
     "camera.no_use": "{game} has no use for this reading now: Discard it.",
+    "camera.not_as": "This reading cannot be entered as {verb} now: choose what it is.",
     # Settings
     "settings.title": "Settings",
     "settings.broker": "Broker",
@@ -287,9 +288,20 @@ UI.register({
     "settings.calibrate": "Calibrate tray",
     "settings.calibrated": "Tray found: {corners}",
     "settings.pins": "Button pins",
+    "settings.pins_simulated": "Simulated pins: the keyboard and the Panel drawer press them.",
     "settings.pin_line": "{name}: GPIO {pin}",
+    "settings.pin_pressed": "● {name}: GPIO {pin}",
     "settings.trackers": "LED trackers",
     "settings.brightness": "Brightness {percent}%",
+    # The button panel
+    "panel.handle": "Panel",
+    "panel.seat": "Seat {seat}",
+    "panel.push": "push",
+    "panel.off": "The button panel is off: {problem}",
+    "panel.no_dice": "No dice reading from the camera yet: roll, and let the dice settle.",
+    "panel.nothing_asked": "{button}: the screen is not asking anything.",
+    "panel.confirm": "Confirm",
+    "panel.cancel": "Cancel",
     # Status corner
     "status.broker": "Broker",
     "status.camera": "Camera",

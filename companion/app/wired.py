@@ -8,9 +8,10 @@ tracker's heartbeat, the setup and settings screens assign and blink real
 trackers, and settled readings arrive from the vision process on
 ``runes/<table>/vision/dice`` and ``…/card``.
 
-The button panel's pin check and the camera preview stay simulated until
-their processes offer them (the panel and the camera belong to other
-processes on the Pi); :func:`linked_hardware` says so in the log.
+The camera preview stays simulated until the vision process offers one (the
+camera belongs to that process on the Pi); :func:`linked_hardware` says so
+in the log. The button panel is not a link: the app builds it from
+``[panel]`` (:mod:`companion.app.buttons`).
 """
 
 from __future__ import annotations
@@ -26,9 +27,7 @@ import numpy as np
 
 from companion.links import Links
 
-from .adapters import (
-    DeviceStatus, Hardware, Reading, SimulatedCamera, SimulatedPanel, simulated_hardware,
-)
+from .adapters import DeviceStatus, Hardware, Reading, SimulatedCamera
 
 __all__ = ["LinkedStatus", "LinkedTrackers", "LinkedVision", "linked_hardware"]
 
@@ -78,9 +77,11 @@ class LinkedStatus:
 class LinkedTrackers:
     """The table's LED trackers, for the setup and settings screens."""
 
+    DEFAULT_BRIGHTNESS = 1.0
+    """Shown while no tracker has a brightness from the companion or in its heartbeat."""
+
     def __init__(self, links: Links) -> None:
         self.links = links
-        self._brightness = 1.0
 
     def trackers(self) -> list[str]:
         return [t.id for t in self.links.trackers.trackers()]
@@ -95,13 +96,19 @@ class LinkedTrackers:
         self.links.trackers.blink(tracker)
 
     def set_brightness(self, level: float) -> None:
-        # The tracker protocol has no brightness message yet: remembered, and logged.
-        self._brightness = min(1.0, max(0.0, level))
-        log.info("tracker brightness %.0f%% is not sent: the trackers have no such setting yet",
-                 self._brightness * 100)
+        """Every tracker at ``level``: the slider of Settings is the table's, not one tracker's."""
+        level = min(1.0, max(0.0, level))
+        for tracker in self.links.trackers.trackers():
+            self.links.trackers.set_brightness(tracker.id, level)
+        log.info("LED trackers at %.0f%% brightness", level * 100)
 
     def brightness(self) -> float:
-        return self._brightness
+        """The level the companion gave the trackers, else the one a tracker reports."""
+        infos = self.links.trackers.trackers()
+        for level in [i.brightness for i in infos] + [i.details.get("brightness") for i in infos]:
+            if isinstance(level, (int, float)) and not isinstance(level, bool):
+                return float(level)
+        return self.DEFAULT_BRIGHTNESS
 
 
 class LinkedVision:
@@ -162,11 +169,7 @@ def _photo(document: dict[str, Any]) -> np.ndarray:
 
 
 def linked_hardware(links: Links, *, camera_fps: float = 15.0) -> Hardware:
-    """The app's adapters over ``links``; the panel check and the camera preview are simulated."""
-    log.warning("the button panel's pin check and the camera preview are simulated in the app")
-    simulated = simulated_hardware(trackers=0, camera_fps=camera_fps)
-    assert isinstance(simulated.panel, SimulatedPanel)
-    assert isinstance(simulated.camera, SimulatedCamera)
+    """The app's adapters over ``links``; the camera preview is simulated."""
+    log.warning("the camera preview in Settings is simulated in the app")
     return Hardware(status=LinkedStatus(links), vision=LinkedVision(links),
-                    trackers=LinkedTrackers(links), panel=simulated.panel,
-                    camera=simulated.camera)
+                    trackers=LinkedTrackers(links), camera=SimulatedCamera(fps=camera_fps))

@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from companion.core.session import Change, Session
-from companion.payloads import seat_key, seat_payloads
+from companion.payloads import PAYLOAD_SCHEMA, seat_key, seat_payloads
 from companion.table import Table
 
-__all__ = ["Tracker", "TrackerInfo", "TrackerStore", "Trackers", "UnknownTracker"]
+__all__ = ["Tracker", "TrackerInfo", "TrackerStore", "Trackers", "UnknownTracker", "assignment"]
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +54,10 @@ class Tracker(ABC):
     def __init__(self, tracker_id: str) -> None:
         self.id = tracker_id
 
-    def assign(self, seat: int | None) -> None:
-        """Tell the device which seat it shows; None withdraws the assignment (our firmware
-        then shows the seat of its own settings)."""
+    def assign(self, seat: int | None, brightness: float | None = None) -> None:
+        """Tell the device which seat it shows, and how bright (0 to 1; None: as it is, our
+        firmware keeping its level and WLED using its full range). A seat of None withdraws
+        the assignment: our firmware then shows the seat of its own settings."""
 
     @abstractmethod
     def show(self, seat: Seat | None) -> None:
@@ -71,6 +72,15 @@ class Tracker(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id}>"
+
+
+def assignment(seat: int, brightness: float | None) -> dict[str, Any]:
+    """What our firmware is told of its assignment: ``tracker/<id>/seat`` on MQTT, ``CONF``
+    on serial (docs/schemas/tracker-seat.json)."""
+    document: dict[str, Any] = {"schema": PAYLOAD_SCHEMA, "seat": seat}
+    if brightness is not None:
+        document["brightness"] = brightness
+    return document
 
 
 BLINK_LIMIT = 30.0
@@ -89,6 +99,8 @@ class TrackerInfo:
     """``time.time()`` of the last sign of life, None if never heard from."""
     details: Mapping[str, Any] = field(default_factory=dict)
     """The tracker's last heartbeat (firmware version, signal, dropped messages...)."""
+    brightness: float | None = None
+    """The brightness the companion gave it (0 to 1); None: none, the tracker keeps its own."""
 
 
 class TrackerStore:
@@ -107,7 +119,10 @@ class TrackerStore:
         self.path = path
 
     def load(self) -> dict[str, dict[str, Any]]:
-        """Tracker id → ``{"kind": ..., "seat": n or None}``."""
+        """Tracker id → ``{"kind": ..., "seat": n or None, "brightness": 0-1 or None}``.
+
+        ``brightness`` came after the first files were written: a file without it is
+        read as "the tracker's own brightness"."""
         if self.path is None or not self.path.exists():
             return {}
         try:
@@ -115,7 +130,8 @@ class TrackerStore:
             trackers = document["trackers"]
             if document.get("schema") != self.SCHEMA or not isinstance(trackers, dict):
                 raise ValueError("not a tracker file of schema 1")
-            return {str(k): {"kind": str(v["kind"]), "seat": _seat_number(v["seat"])}
+            return {str(k): {"kind": str(v["kind"]), "seat": _seat_number(v["seat"]),
+                             "brightness": _level(v.get("brightness"))}
                     for k, v in trackers.items()}
         except (OSError, ValueError, KeyError, TypeError) as e:
             bad = self.path.with_suffix(self.path.suffix + ".bad")
@@ -153,11 +169,21 @@ def _seat_number(value: Any) -> int | None:
     raise ValueError(f"a seat must be a number from 1 or null, got {value!r}")
 
 
+def _level(value: Any) -> float | None:
+    """A brightness: a number from 0 to 1, or None (the tracker's own)."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    raise ValueError(f"a brightness is a number from 0 to 1, got {value!r}")
+
+
 @dataclass
 class _Entry:
     tracker: Tracker | None
     kind: str
     seat: int | None
+    brightness: float | None = None
     online: bool = False
     last_seen: float | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
@@ -178,7 +204,7 @@ class Trackers:
         self._lock = threading.RLock()
         self._seats: list[dict[str, Any]] = []
         self._entries: dict[str, _Entry] = {
-            tracker_id: _Entry(None, saved["kind"], saved["seat"])
+            tracker_id: _Entry(None, saved["kind"], saved["seat"], saved["brightness"])
             for tracker_id, saved in self.store.load().items()
         }
 
@@ -235,7 +261,7 @@ class Trackers:
                 if entry.tracker is not None and entry.tracker is not tracker:
                     entry.tracker.close()
                 entry.tracker, entry.kind = tracker, tracker.kind
-            tracker.assign(entry.seat)
+            tracker.assign(entry.seat, entry.brightness)
             self._show(entry, force=True)
         self._changed()
 
@@ -284,7 +310,25 @@ class Trackers:
             entry.seat = seat
             self._save()
             if entry.tracker is not None:
-                entry.tracker.assign(seat)
+                entry.tracker.assign(seat, entry.brightness)
+                self._show(entry, force=True)
+        self._changed()
+
+    def set_brightness(self, tracker_id: str, level: float | None) -> None:
+        """Make ``tracker_id`` shine at ``level`` (0 to 1; None: stop setting it), now and
+        after restarts.
+
+        The level travels with the assignment (the retained ``tracker/<id>/seat``, the
+        serial ``CONF``), so a tracker without a seat keeps its own brightness until it
+        is given one.
+        """
+        level = _level(level)
+        with self._lock:
+            entry = self._entry(tracker_id)
+            entry.brightness = level
+            self._save()
+            if entry.tracker is not None:
+                entry.tracker.assign(entry.seat, level)
                 self._show(entry, force=True)
         self._changed()
 
@@ -301,7 +345,7 @@ class Trackers:
     def trackers(self) -> list[TrackerInfo]:
         """Every tracker known, by id."""
         with self._lock:
-            return [TrackerInfo(i, e.kind, e.seat, e.online, e.last_seen, e.details)
+            return [TrackerInfo(i, e.kind, e.seat, e.online, e.last_seen, e.details, e.brightness)
                     for i, e in sorted(self._entries.items())]
 
     def close(self) -> None:
@@ -318,7 +362,8 @@ class Trackers:
         return entry
 
     def _save(self) -> None:
-        self.store.save({i: {"kind": e.kind, "seat": e.seat} for i, e in self._entries.items()})
+        self.store.save({i: {"kind": e.kind, "seat": e.seat, "brightness": e.brightness}
+                         for i, e in self._entries.items()})
 
     def _changed(self) -> None:
         if self.when_changed is not None:

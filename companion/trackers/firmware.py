@@ -1,8 +1,8 @@
 """Our own tracker firmware, on Wi-Fi: it reads its seat's topic straight from the broker.
 
-The companion only tells each tracker which seat it shows (retained on
-``runes/<table>/tracker/<id>/seat``; cleared, the tracker shows the seat of its
-own settings), and asks it to blink; the seat documents themselves are the
+The companion only tells each tracker which seat it shows and how bright
+(retained on ``runes/<table>/tracker/<id>/seat``; cleared, the tracker shows the
+seat of its own settings), and asks it to blink; the seat documents themselves are the
 bridge's ``runes/<table>/seat/<n>`` topics, which every tracker of the table
 reads (the firmware keeps them all, so a new assignment shows at once). A tracker announces itself with a retained
 heartbeat on ``runes/<table>/tracker/<id>/status`` (and ``offline`` as its last
@@ -19,7 +19,7 @@ import paho.mqtt.client as mqtt
 from companion.mqtt.bridge import MqttBridge
 from companion.payloads import PAYLOAD_SCHEMA, dumps, read_object
 
-from .base import Seat, Tracker, Trackers
+from .base import Seat, Tracker, Trackers, assignment
 
 __all__ = ["FirmwareTracker", "FirmwareTrackers"]
 
@@ -39,12 +39,12 @@ class FirmwareTracker(Tracker):
         self.bridge = bridge
         self._topics = bridge.topics
 
-    def assign(self, seat: int | None) -> None:
+    def assign(self, seat: int | None, brightness: float | None = None) -> None:
         topic = self._topics.tracker(self.id, "seat")
         if seat is None:
             self.bridge.forget(topic)  # a cleared assignment: the seat of its own settings
         else:
-            self.bridge.retain(topic, dumps({"schema": PAYLOAD_SCHEMA, "seat": seat}))
+            self.bridge.retain(topic, dumps(assignment(seat, brightness)))
 
     def show(self, seat: Seat | None) -> None:
         """Nothing to do: the tracker reads ``runes/<table>/seat/<n>`` itself."""

@@ -2,7 +2,7 @@
 
 One message per line, ``<TYPE> <JSON>*<CRC>``, the CRC-32 of ``<TYPE> <JSON>``
 in 8 lowercase hex digits. The companion sends ``SEAT`` (the seat document),
-``CONF`` (settings: which seat), ``BLNK`` (identify) and ``PING``; the tracker
+``CONF`` (settings: which seat, how bright), ``BLNK`` (identify) and ``PING``; the tracker
 sends ``STAT`` (its heartbeat, with its ``id``, also the answer to ``PING``) and
 ``ERR`` (a line it rejected). A line that is too long, has a bad checksum, an
 unknown type or bad JSON is dropped and logged, never acted on.
@@ -30,7 +30,7 @@ import serial
 from companion.mqtt.topics import ID_PATTERN
 from companion.payloads import PAYLOAD_SCHEMA, dumps, read_object
 
-from .base import Seat, Tracker, Trackers
+from .base import Seat, Tracker, Trackers, assignment
 
 __all__ = ["LINE_LIMIT", "LineError", "SerialLink", "SerialTracker", "decode_line",
            "encode_line"]
@@ -89,9 +89,9 @@ class SerialTracker(Tracker):
         super().__init__(tracker_id)
         self.link = link
 
-    def assign(self, seat: int | None) -> None:
+    def assign(self, seat: int | None, brightness: float | None = None) -> None:
         if seat is not None:  # withdrawn: nothing to send, it keeps the seat it shows
-            self.link.post("CONF", {"schema": PAYLOAD_SCHEMA, "seat": seat})
+            self.link.post("CONF", assignment(seat, brightness))
 
     def show(self, seat: Seat | None) -> None:
         if seat is not None:

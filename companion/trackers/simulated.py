@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 
 class SimulatedTracker(Tracker):
-    """Keeps its seat, the last documents it was shown, and its blinks."""
+    """Keeps its seat and brightness, the last documents it was shown, and its blinks."""
 
     kind = "simulated"
     HISTORY = 100
@@ -25,12 +25,14 @@ class SimulatedTracker(Tracker):
     def __init__(self, tracker_id: str) -> None:
         super().__init__(tracker_id)
         self.seat: int | None = None
+        self.brightness: float | None = None
         self.shown: Seat | None = None
         self.history: deque[Seat | None] = deque(maxlen=self.HISTORY)
         self.blinks: list[float] = []
 
-    def assign(self, seat: int | None) -> None:
+    def assign(self, seat: int | None, brightness: float | None = None) -> None:
         self.seat = seat
+        self.brightness = brightness
 
     def show(self, seat: Seat | None) -> None:
         self.shown = seat

@@ -11,7 +11,8 @@ How a seat looks (the LEDs of its segment, ``leds`` of them):
 * HP as a bar in the seat's colour: ``ceil(hp / max * leds)`` LEDs lit, the rest
   dark (individual LED control, the segment's ``i`` ranges); runes the same,
   one LED per rune, in a game without HP;
-* the seat whose turn it is at full brightness, the others at ``dim``;
+* the seat whose turn it is at full brightness, the others at ``dim``, both scaled
+  by the tracker's brightness (:meth:`Trackers.set_brightness`, WLED's segment ``bri``);
 * a defeated seat dim red all along; the winner breathing in their colour;
 * no seat assigned: the segment off.
 
@@ -64,17 +65,19 @@ def rgb(colour: str) -> list[int]:
     return [(value >> 16) & 255, (value >> 8) & 255, value & 255]
 
 
-def segment_state(segment: int, seat: Seat | None, *, leds: int, dim: int) -> dict[str, Any]:
-    """The WLED segment object showing ``seat`` (see the module docstring)."""
+def segment_state(segment: int, seat: Seat | None, *, leds: int, dim: int,
+                  level: float = 1.0) -> dict[str, Any]:
+    """The WLED segment object showing ``seat`` (see the module docstring), its
+    brightness scaled by ``level`` (the tracker's brightness, 0 to 1)."""
     if seat is None:
         return {"id": segment, "on": False}
     colour = rgb(seat.get("colour", ""))
     if seat.get("over") and seat.get("winner"):
-        return {"id": segment, "on": True, "bri": 255, "frz": False, "fx": BREATHE,
-                "sx": 128, "col": [colour, DARK]}
-    bright = 255 if seat.get("active") else dim
+        return {"id": segment, "on": True, "bri": round(255 * level), "frz": False,
+                "fx": BREATHE, "sx": 128, "col": [colour, DARK]}
+    bright = round((255 if seat.get("active") else dim) * level)
     if seat.get("defeated"):
-        return {"id": segment, "on": True, "bri": dim, "i": [0, leds, DOWN]}
+        return {"id": segment, "on": True, "bri": round(dim * level), "i": [0, leds, DOWN]}
     hp, top, runes = seat.get("hp"), seat.get("max"), seat.get("runes")
     if isinstance(hp, int) and isinstance(top, int) and top > 0:
         lit = min(leds, math.ceil(max(hp, 0) * leds / top))
@@ -97,10 +100,16 @@ class WledSegment(Tracker):
         super().__init__(f"wled:{device.topic}:{segment}")
         self.device = device
         self.segment = segment
+        self.level = 1.0
+        """The brightness the companion gave this seat, scaling the segment's ``bri``."""
+
+    def assign(self, seat: int | None, brightness: float | None = None) -> None:
+        # The seat's document comes with show(); only the brightness is kept here.
+        self.level = 1.0 if brightness is None else brightness
 
     def show(self, seat: Seat | None) -> None:
-        self.device.update(self.segment, segment_state(self.segment, seat,
-                                                       leds=self.device.leds, dim=self.device.dim))
+        self.device.update(self.segment, segment_state(self.segment, seat, leds=self.device.leds,
+                                                       dim=self.device.dim, level=self.level))
 
     def blink(self, seconds: float) -> None:
         self.device.blink(self.segment, seconds)

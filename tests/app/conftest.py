@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,8 @@ class AppDriver:
 
     def __init__(self, screen: VirtualScreen, workdir: Path, *, size: str = "800x480",
                  extra_args: tuple[str, ...] = (),
-                 settings: str = '[app]\nhardware = "simulated"\n') -> None:
+                 settings: str = '[app]\nhardware = "simulated"\n',
+                 env: Mapping[str, str] | None = None) -> None:
         self.screen = screen
         self.workdir = workdir
         self.socket = workdir / "probe.sock"
@@ -44,7 +45,7 @@ class AppDriver:
                     "RUNES_CONFIG": str(workdir / "companion.toml"),
                     "XDG_CONFIG_HOME": str(workdir / "config"),
                     "XDG_DATA_HOME": str(workdir / "data"),
-                    "RUNES_APP_PROBE": str(self.socket)}
+                    "RUNES_APP_PROBE": str(self.socket), **(env or {})}
         (workdir / "companion.toml").write_text(settings)
         self.log = (workdir / "app.log").open("wb")
         self.process = subprocess.Popen(
@@ -101,6 +102,16 @@ class AppDriver:
         self.xdotool("mousemove", str(round(where["x"])), str(round(where["y"])))
         self.sync()  # the app sees the pointer arrive before the button goes down
         self.xdotool("click", "--repeat", str(times), "--delay", str(delay_ms), "1")
+        self.sync()
+
+    def press(self, *keys: str) -> None:
+        """Press and release keys (X key names: ``a``, ``space``, ``Return``) on the real keyboard.
+
+        The pointer rests on the title bar first: without a window manager, keys go to
+        the window under the pointer.
+        """
+        self.xdotool("mousemove", "40", "20")
+        self.xdotool("key", "--delay", "80", *keys)
         self.sync()
 
     def reveal(self, tag: str, *, near: str) -> None:

@@ -1,4 +1,5 @@
-"""The app on a real broker: status corner, MQTT commands and vision readings reach the screen.
+"""The app on a real broker: status corner, MQTT commands, vision readings, the panel's
+requests and the trackers' brightness.
 
 The app owns the table as the headless service does, with the same links, so a
 command from MQTT (paho's thread) lands through the table's queue on Kivy's
@@ -16,6 +17,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.app.display import VirtualScreen
+from companion.core.journal import Journal
+from companion.table import Table
 from tests.app.conftest import AppDriver
 from tests.support.broker import Broker
 
@@ -79,5 +82,74 @@ def test_the_app_on_a_real_broker(broker: Broker, tmp_path: Path) -> None:
             app.click("plus:Ann")
             app.click("ok:Ann")
             assert app.engine()["players"][0]["hp"] == 11
+        finally:
+            app.close()
+
+
+def dice(*faces: str) -> dict[str, object]:
+    """A settled dice reading as the vision process publishes it."""
+    return {"dice": [{"face": face, "box": [30 + 90 * i, 40, 80, 80], "confidence": 0.95}
+                     for i, face in enumerate(faces)]}
+
+
+def test_panel_requests_and_tracker_brightness_on_a_real_broker(broker: Broker,
+                                                               tmp_path: Path) -> None:
+    """The panel's Read dice, Confirm and Cancel (real X key presses on simulated pins) act on
+    the camera screen with the vision process's latest reading; the Settings slider sets the
+    trackers' brightness, kept in trackers.json."""
+    table = Table(Journal(tmp_path / "journal.sqlite"), table_id="t1")
+    table.start("runecast", "runecast players=Ann,Bob,Cid seed=5")
+    table.journal.close()
+    settings = (f'[app]\nhardware = "links"\n[table]\nid = "t1"\n[panel]\npins = "mock"\n'
+                f'[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\nhomeassistant = false\n'
+                f'[trackers]\nsimulated = 2\n')
+    with VirtualScreen() as screen:
+        app = AppDriver(screen, tmp_path, settings=settings)
+        try:
+            wait_for(lambda: app.view()["devices"].get("broker") is True)
+            app.press("c")  # Read dice: nothing read yet
+            assert app.view()["screen"] == "table_runecast"
+            assert app.view()["message"].startswith("No dice reading")
+
+            client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="test-vision")
+            client.connect(broker.host, broker.port)
+            client.loop_start()
+            try:
+                roll = dice("hammer", "hammer", "snake", "tree", "snake", "hammer", "snake", "tree")
+                client.publish("runes/t1/vision/dice", json.dumps(roll), qos=1).wait_for_publish()
+                wait_for(lambda: app.view()["screen"] == "camera")
+            finally:
+                client.loop_stop()
+                client.disconnect()
+            app.press("BackSpace")  # Cancel
+            assert app.view()["screen"] == "table_runecast"
+            assert app.engine()["roll"] is None
+            app.press("F1")  # Loki's roll: not what a hero's turn can take
+            assert app.view()["screen"] == "camera"
+            assert app.view()["message"].startswith("This reading cannot be entered as loki_roll")
+            app.press("BackSpace")
+            app.press("c")  # Read dice: the reading again, as the mapping's roll
+            assert app.view()["screen"] == "camera"
+            assert app.find("as:0")["text"] == "Enter roll"
+            app.press("Return")  # Confirm
+            assert app.engine()["roll"] == {"hammers": 3, "snakes": 3, "trees": 2}
+            assert app.view()["screen"] == "table_runecast"
+            app.press("Return")
+            assert app.view()["message"] == "Confirm: the screen is not asking anything."
+            app.press("c")
+            assert app.view()["message"].startswith("No dice reading"), "a roll is entered once"
+
+            # The brightness slider, a quarter of the way along: both trackers, kept on disk.
+            app.click("status_corner")
+            slider = app.find("brightness")
+            left = slider["x"] - slider["w"] / 2 + 16  # Kivy's slider keeps 16 px at each end
+            x = left + (slider["w"] - 32) * 0.25
+            app.xdotool("mousemove", str(round(x)), str(round(slider["y"])))
+            app.xdotool("click", "1")
+            app.sync()
+            saved = tmp_path / "trackers.json"
+            wait_for(lambda: {t.get("brightness") for t in
+                              json.loads(saved.read_text())["trackers"].values()} == {0.25})
+            app.click("back")
         finally:
             app.close()

@@ -208,6 +208,29 @@ def test_the_companion_makes_the_tracker_blink(mqtt_companion: LinkedCompanion,
         assert status["id"] == "tr1" and status["errors"] == 0, board.log()
 
 
+def test_the_companion_sets_the_brightness(mqtt_companion: LinkedCompanion,
+                                           locked_broker: SecureBroker, tmp_path: Path) -> None:
+    """``Trackers.set_brightness`` through the real bridge: the retained assignment carries
+    the level, the firmware scales every LED by it and reports it in its heartbeat, and a
+    tracker that restarts gets it back from the broker."""
+    c = mqtt_companion
+    me = locked_broker.users["tracker-t1-tr1"]
+    settings = {"id": "tr1", "table": "t1", "broker": locked_broker.host,
+                "port": locked_broker.port, "user": me.user, "password": me.password,
+                "brightness": 1.0, "pulse_ms": 0, "heartbeat_s": 2,
+                "backoff_min_ms": 100, "backoff_max_ms": 1000}
+    half = hp(12, (0, 112, 0), (7, 2, 2))
+    with TrackerEmulator(settings, tmp_path / "tr1") as board:
+        until(lambda: "tr1" in c.links.trackers, timeout=20)
+        board.wait_for(lambda pixels: list(pixels) == hp(12, GREEN, ANN_GLOW), timeout=20)
+        c.links.trackers.set_brightness("tr1", 0.5)
+        board.wait_for(lambda pixels: list(pixels) == half)
+        until(lambda: c.links.trackers.trackers()[0].details.get("brightness") == 0.5)
+    with TrackerEmulator(settings, tmp_path / "tr1-again") as board:
+        board.wait_for(lambda pixels: list(pixels) == half, timeout=20)
+        assert c.links.trackers.trackers()[0].details["errors"] == 0, board.log()
+
+
 def test_heartbeat_and_last_will(broker: Broker, companion: Companion,
                                  tracker: TrackerEmulator) -> None:
     status = companion.wait_status(lambda s: isinstance(s, dict))

@@ -80,3 +80,21 @@ def test_the_help_says_what_each_key_is(demo: tuple[KeyboardPanel, list[str], Ta
 def test_keys_need_a_started_panel_on_simulated_pins() -> None:
     with pytest.raises(PanelError, match="only on simulated pins"):
         KeyboardPanel(ButtonPanel(Table(Journal(":memory:"))))
+
+
+def test_every_control_is_a_switch_for_the_screen(
+        demo: tuple[KeyboardPanel, list[str], Table]) -> None:
+    keys, sent, _ = demo
+    names = [s.name for s in keys.switches]
+    assert len(names) == len(set(names)) == 22, "every button, and three per dial"
+    assert names[:3] == ["seat 1 HP dial ccw", "seat 1 HP dial push", "seat 1 HP dial cw"]
+    switch = {s.name: s for s in keys.switches}
+    for _ in range(2):
+        switch["seat 2 HP dial ccw"].press()
+        switch["seat 2 HP dial ccw"].release()
+    switch["seat 2 HP dial push"].press()
+    switch["seat 2 HP dial push"].release()
+    switch["Undo"].press()
+    switch["Undo"].release()
+    assert sent == ["damage 2 2", "undo"]
+    assert switch["Next"].key == "spacebar" and switch["seat 3 +1"].key == "s"

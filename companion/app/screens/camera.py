@@ -50,6 +50,8 @@ class CameraScreen(AppScreen):
         self.faces: list[str] = []
         self.names: list[str] = []
         self.shown: Reading | None = None
+        self._prefer = ""
+        """The action asked for (the panel's Read dice), chosen once the choices are known."""
 
     def refresh(self) -> None:
         self.title = t("camera.title")
@@ -64,6 +66,8 @@ class CameraScreen(AppScreen):
                 self.image_size = [reading.image.shape[1], reading.image.shape[0]]
             else:
                 self.ids.photo.texture = None
+        if self.app.reading_as:
+            self._prefer, self.app.reading_as = self.app.reading_as, ""
         self._draw()
 
     def _draw(self) -> None:
@@ -86,6 +90,13 @@ class CameraScreen(AppScreen):
         self.choices = reading_actions(self.app.game, self.app.state, counts=counts, cards=self.names)
         if not self.choices:
             self.hint = t("camera.no_use", game=t(f"game.{self.app.game}") if self.app.game else "?")
+        if self._prefer:
+            verbs = [command["action"] for _, command in self.choices]
+            if self._prefer in verbs:
+                self.choice = verbs.index(self._prefer)
+            else:
+                self.app.say(t("camera.not_as", verb=self._prefer))
+            self._prefer = ""
         self._draw_marks()
         self._draw_choices()
 
@@ -150,20 +161,30 @@ class CameraScreen(AppScreen):
                 if current in options else options[0]
         self._draw()
 
-    def confirm(self) -> None:
+    def confirm(self) -> bool:
+        """Enter the reading as the chosen action; False if there is none or the game refused."""
         if not self.choices:
-            return
+            return False
         _, command = self.choices[min(self.choice, len(self.choices) - 1)]
         if command["action"] == "loki_roll" and self.app.game == "runecast":
             # The card and the dice of Loki's roll are read apart: the roll pad joins them.
             screen = self.app.screen("table")
-            self.discard()
+            self._used()
             counts = {k: v for k, v in command.items() if k in ("hammers", "snakes", "trees")}
             screen.open_roll(counts or None, command.get("card", ""))  # type: ignore[attr-defined]
-            return
-        if self.app.act(command):
-            self.discard()
+            return True
+        if not self.app.act(command):
+            return False
+        self._used()
+        return True
 
-    def discard(self) -> None:
+    def _used(self) -> None:
+        """A reading entered is spent: the panel's Read dice will not offer it again."""
+        if self.app.latest_dice is self.shown:
+            self.app.latest_dice = None
+        self.discard()
+
+    def discard(self) -> bool:
         self.app.reading = None
         self.app.go("table")
+        return True

@@ -3,6 +3,11 @@
 The camera preview runs only while this screen is shown: frames come from
 the camera's thread through :class:`~companion.app.bridge.LatestFrame`, so a
 camera faster than the screen drops frames instead of piling up work.
+
+The pin check lists the real panel's input pins, each marked while its
+contact is closed, or says why the panel is off (the pin map's error, naming
+its line). The brightness slider sets every LED tracker once the finger
+settles (a drag would otherwise send, and save, every step on the way).
 """
 
 from __future__ import annotations
@@ -30,12 +35,21 @@ __all__ = ["SettingsScreen"]
 class SettingsScreen(AppScreen):
     calibration = StringProperty("")
     brightness_text = StringProperty("")
+    pins_note = StringProperty("")
+    """Why the panel is off, or that its pins are simulated."""
+
+    BRIGHTNESS_SETTLE = 0.3
+    """Seconds the slider must rest before the trackers are told."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._frames = LatestFrame(self._show_frame)
         self._pins_poll = None
         self.frames_shown = 0
+        self._level = -1.0
+        """The brightness (percent) the trackers have, as the slider last showed or sent it."""
+        self._send_brightness = Clock.create_trigger(lambda *_: self._apply_brightness(),
+                                                     self.BRIGHTNESS_SETTLE)
 
     def refresh(self) -> None:
         self.title = t("settings.title")
@@ -53,13 +67,18 @@ class SettingsScreen(AppScreen):
         self.ids.port.text = str(broker.get("port", 1883))
         self.ids.table_id.text = str(table.get("id", self.app.controller.table.table_id))
         trackers = self.app.hardware.trackers
-        self.ids.brightness.value = trackers.brightness() * 100
+        self._level = round(trackers.brightness() * 20) * 5.0  # the slider's 5% steps
+        self.ids.brightness.value = self._level
+        self.brightness_text = t("settings.brightness", percent=int(self._level))
         box = self.ids.trackers
         box.clear_widgets()
         for tracker, seat in trackers.assignments().items():
             row = make("SettingsTrackerRow", tracker=tracker)
             row.seat_text = t("setup.seat_none") if seat is None else t("setup.seat", seat=seat)
             box.add_widget(row)
+        panel = self.app.panel
+        self.pins_note = (t("panel.off", problem=panel.problem) if panel.problem
+                          else t("settings.pins_simulated") if panel.keys else "")
         self._draw_pins()
         self._pins_poll = Clock.schedule_interval(lambda *_: self._draw_pins(), 0.2)
         self.app.hardware.camera.start(self._frames.put)
@@ -68,6 +87,9 @@ class SettingsScreen(AppScreen):
         self.app.hardware.camera.stop()
         if self._pins_poll is not None:
             self._pins_poll.cancel()
+        if self._send_brightness.is_triggered:
+            self._send_brightness.cancel()
+            self._apply_brightness()
 
     def _show_frame(self, frame: np.ndarray) -> None:
         preview = self.ids.preview
@@ -84,13 +106,14 @@ class SettingsScreen(AppScreen):
 
     def _draw_pins(self) -> None:
         box = self.ids.pins
-        pins = self.app.hardware.panel.pins()
+        pins = self.app.panel.pins()
         if len(box.children) != len(pins):
             box.clear_widgets()
-            for _ in pins:
-                box.add_widget(make("PinLine"))
+            for pin in pins:
+                box.add_widget(make("PinLine", tag=f"pin:{pin.pin}"))
         for line, pin in zip(reversed(box.children), pins):
-            line.text = t("settings.pin_line", name=pin.name, pin=pin.pin)
+            line.text = t("settings.pin_pressed" if pin.pressed else "settings.pin_line",
+                          name=pin.name, pin=pin.pin)
             line.pressed = pin.pressed
 
     def save(self) -> None:
@@ -119,9 +142,18 @@ class SettingsScreen(AppScreen):
             return
         self.calibration = t("settings.calibrated", corners=" ".join(f"({x},{y})" for x, y in corners))
 
-    def set_brightness(self, percent: float) -> None:
-        self.app.hardware.trackers.set_brightness(percent / 100)
+    def brightness_moved(self, percent: float) -> None:
+        """The slider moved: say so at once, tell the trackers once it rests."""
         self.brightness_text = t("settings.brightness", percent=int(percent))
+        if percent != self._level:
+            self._send_brightness.cancel()  # from now: it fires once the slider rests
+            self._send_brightness()
+
+    def _apply_brightness(self) -> None:
+        percent = float(self.ids.brightness.value)
+        if percent != self._level:
+            self._level = percent
+            self.app.hardware.trackers.set_brightness(percent / 100)
 
     def cycle_tracker(self, row: Any) -> None:
         trackers = self.app.hardware.trackers
