@@ -3,14 +3,20 @@
 A card is a flat rectangle, so in a photograph it is a convex quadrilateral
 whose sides are long straight edges. The finder looks for closed outlines in
 an edge map of the frame (edges of brightness and of colour, so a white card
-on a pale table is still found by its shadow or tint), fits a quadrilateral to
-each outline's convex hull and keeps those whose four sides are backed by
-edges all along. A card whose corner is under a hand or another card leaves a
-hull with five or more sides; the four longest are the card's own, and where
-they meet is the hidden corner.
+on a pale table is still found by its shadow or tint) and fits a
+quadrilateral to each: its convex hull's when that has four corners, else the
+strongest pairs of parallel straight runs of the outline, so a card whose
+side is broken by a finger, or whose corner lies under another card, still
+gets its four sides (a hidden corner is where two sides meet).
 
-Nothing here knows what the cards show: recognition (:mod:`vision.cards.deck`)
-decides which quadrilaterals are cards of the deck, and which way up they lie.
+Each side is then snapped to the card's own edge: moved out, parallel, to the
+outermost line along which the picture steps the same way nearly all along
+(on a busy table often only a line inside the card closes into an outline,
+such as the inner edge of its border), then fitted through the steepest point
+of that step across the side, so the corners are as exact as the picture
+allows. Nothing here knows what the cards show: recognition
+(:mod:`vision.cards.deck`) decides which quadrilaterals are cards of the deck,
+and which way up they lie.
 """
 
 from __future__ import annotations
@@ -21,14 +27,26 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["FoundCard", "find_cards", "rectify"]
+__all__ = ["FoundCard", "find_cards", "rectify", "rectify_target"]
 
-WORK_SIZE = 960
-"""Frames are searched at most this many pixels wide or high: enough for card edges,
-and the search costs the same for a 12-megapixel photo as for a camera frame."""
+WORK_SIZE = 640
+"""Frames are searched at most this many pixels wide or high: enough for a card's
+outline (corners are then fitted to a fraction of a pixel), and a 12-megapixel
+photo costs no more than a camera frame."""
 
 MAX_ASPECT = 2.0
 """Longest over shortest side of anything taken for a card (a tarot card is 1.7)."""
+
+GROW = 0.05
+"""How far out (a share of the card's short side) a side may move to the card's edge."""
+
+SUPPORT = 0.55
+"""Least share of a card's outline that must show a clear edge."""
+
+SIDE_SUPPORT = 0.4
+"""Least share of each side that must show it: a finger or another card hides part of a
+side, while an outline that strays off the card (into a glare spot, over a finger) has
+a side with hardly any edge under it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +56,15 @@ class FoundCard:
     ``corners`` (4 x 2, frame pixels) go clockwise as seen in the frame, starting
     at an end of a short side, so the card is upright once rectified (or upside
     down: only the deck can tell). ``support`` is the share of its outline that
-    lies on edges of the frame (lower when part of the card is covered).
+    shows a clear edge (lower when part of the card is covered). ``edge_seen`` says
+    where: for each side (from corner *i* to corner *i + 1*), ``SAMPLES`` points
+    evenly spread from 6% to 94% of its length, True where the card's edge shows.
+    Where it does not, something may lie across the card (a finger, another card).
     """
 
     corners: np.ndarray
     support: float
+    edge_seen: np.ndarray | None = None
 
     @property
     def area(self) -> float:
@@ -58,21 +80,29 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     if image is None or image.size == 0:
         raise ValueError("the frame is empty")
     scale = min(1.0, WORK_SIZE / max(image.shape[:2]))
-    # Linear is enough for a camera frame (the channels are smoothed next); a big
-    # photo needs averaging or its fine print turns into noise.
-    how = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
-    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=how)
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
     channels = _channels(small)
     edges = _edges(channels)
-    support_map = cv2.dilate(edges, np.ones((5, 5), np.uint8))
-    min_side = min_size * min(small.shape[:2])
-    found = [FoundCard(_order(q), _support(support_map, q)) for q in _quads(edges, min_side)]
-    found = _distinct([f for f in found if f.support >= 0.6])[:max_cards]
-    if not found:
-        return []
     gradients = _gradients(channels)
-    grown = [FoundCard(_grow(f.corners, gradients), f.support) for f in found]
-    return [FoundCard(f.corners / scale, f.support) for f in _distinct(grown)]
+    min_side = min_size * min(small.shape[:2])
+    found: list[FoundCard] = []
+    quads = _quads(_outlines(edges, channels), edges.shape, min_side)
+    for quad in _supported(quads, cv2.dilate(edges, np.ones((3, 3), np.uint8))):
+        # A line inside a card already found (its border's inner edge, its picture's
+        # frame) would only snap to that card again.
+        area = float(cv2.contourArea(quad))
+        if any(f.area < 3 * area and _inside(quad, f) > 0.85 for f in found):
+            continue
+        snapped = _snap(quad, gradients)
+        if snapped is None:
+            continue
+        corners, support, seen = snapped
+        if support >= SUPPORT and _card_shaped(corners, min_side):
+            found.append(FoundCard(corners, support, seen))
+    # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
+    return [FoundCard((f.corners + 0.5) / scale - 0.5, f.support, f.edge_seen)
+            for f in _distinct(found)[:max_cards]]
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
@@ -82,12 +112,16 @@ def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
     ``margin`` (a share of each side) is cut from every edge, so an outline found a
     pixel too wide brings no table into the picture.
     """
+    m = cv2.getPerspectiveTransform(np.float32(corners), rectify_target(size, margin))
+    return cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def rectify_target(size: tuple[int, int], margin: float = 0.0) -> np.ndarray:
+    """Where :func:`rectify` puts a card's four corners (4 x 2, pixels of the result)."""
     w, h = size
     mx, my = margin * w / (1 - 2 * margin), margin * h / (1 - 2 * margin)
-    target = np.float32([[-mx, -my], [w - 1 + mx, -my], [w - 1 + mx, h - 1 + my], [-mx, h - 1 + my]])
-    m = cv2.getPerspectiveTransform(np.float32(corners), target)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return np.float32([[-mx, -my], [w - 1 + mx, -my], [w - 1 + mx, h - 1 + my], [-mx, h - 1 + my]])
 
 
 def _channels(small: np.ndarray) -> list[np.ndarray]:
@@ -101,7 +135,7 @@ def _channels(small: np.ndarray) -> list[np.ndarray]:
         if i:
             # Colour channels vary little; stretch them so a tint counts like a shade.
             ch = cv2.normalize(ch, None, 0, 255, cv2.NORM_MINMAX)
-        out.append(cv2.GaussianBlur(ch, (0, 0), 1.6))
+        out.append(cv2.GaussianBlur(ch, (0, 0), 1.1))
     return out
 
 
@@ -131,99 +165,190 @@ def _gradients(channels: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return best_x, best_y
 
 
-GROW = 0.14
-"""How far out (a share of the card's short side) an outline may move to the card's edge."""
+SAMPLES = 32
+"""Points tried along each side of an outline when snapping it to the card's edge."""
 
 
-def _grow(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """Move each side out to the card's own edge.
+def _snap(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]
+          ) -> tuple[np.ndarray, float, np.ndarray] | None:
+    """Each side moved to the card's own edge and fitted through it (the corners keep
+    their order); with the share of the outline that shows the edge (0 if a side
+    hardly shows) and where it shows (see :class:`FoundCard`). None if the sides no
+    longer meet."""
+    after = np.roll(quad, -1, axis=0)
+    along = after - quad
+    length = np.hypot(along[:, 0], along[:, 1])
+    unit = along / length[:, None]
+    normal = np.stack([unit[:, 1], -unit[:, 0]], axis=1)
+    outward = np.einsum("ij,ij->i", normal, (quad + after) / 2 - quad.mean(axis=0))
+    normal[outward < 0] *= -1
+    t = np.linspace(0.06, 0.94, SAMPLES, dtype=np.float32)
+    base = quad[:, None, :] + along[:, None, :] * t[None, :, None]  # sides x samples x 2
+    # The card's edge is one step all along (card to table, the same way round); a
+    # checked cloth's lines step up and down by turns. Take the outermost such line
+    # not far out (a thin border's inner edge may be the outline found).
+    offsets = np.arange(-3.0, GROW * float(length.min()) + 1.0, 1.0, dtype=np.float32)
+    across = _across(gradients, base, normal, np.broadcast_to(offsets, (4, len(offsets))))
+    flat = np.abs(across).transpose(1, 0, 2).reshape(4, -1)
+    k90 = int(0.9 * (flat.shape[1] - 1))
+    level = np.maximum(0.35 * np.partition(flat, k90, axis=1)[:, k90], 20.0)
+    best_k = np.full(4, -1)
+    sign = np.ones(4, np.float32)
+    shares = []
+    for s in (1.0, -1.0):
+        strong = s * across > level[None, :, None]
+        strong[1:] |= strong[:-1].copy()
+        shares.append(strong.mean(axis=2))  # offsets x sides
+    need = np.maximum(0.6, 0.75 * np.maximum(shares[0].max(axis=0), shares[1].max(axis=0)))
+    home = int(np.searchsorted(offsets, 0.0))
+    for side in range(4):
+        for s, share in zip((1.0, -1.0), shares):
+            ok = np.flatnonzero(share[:, side] >= need[side])
+            if len(ok) and ok[-1] > best_k[side]:
+                best_k[side], sign[side] = ok[-1], s
+        if best_k[side] < 0:  # no clear edge: stay on the outline's own line
+            best_k[side] = home
+            sign[side] = 1.0 if shares[0][home, side] >= shares[1][home, side] else -1.0
+    # Fit each side through the steepest point of its step, sample by sample.
+    near = offsets[best_k][:, None] + FINE[None, :]  # sides x fine offsets
+    profile = _across(gradients, base, normal, near) * sign[None, :, None]
+    peak = profile.argmax(axis=0)  # sides x samples
+    strength = np.take_along_axis(profile, peak[None], axis=0)[0]
+    edge = strength > level[:, None]
+    lines: list[Line] = []
+    for side in range(4):
+        start = quad[side] + near[side, FINE.size // 2] * normal[side]
+        line = (float(start[0]), float(start[1]), float(unit[side, 0]), float(unit[side, 1]))
+        on = edge[side]
+        if on.sum() >= 4:
+            points = base[side, on] + near[side, peak[side, on]][:, None] * normal[side]
+            vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+            line = (x0, y0, vx, vy)
+            # Only samples whose step lies on the fitted line show the edge.
+            off_line = np.abs((points - np.float32([x0, y0])) @ np.float32([-vy, vx])) > 1.0
+            on[np.flatnonzero(on)[off_line]] = False
+        lines.append(line)
+    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return None
+    shown = edge.mean(axis=1)
+    # A side may be half hidden (a finger, another card); an outline that strays off
+    # the card (into a glare spot, over a finger) has a side with hardly any edge.
+    support = float(shown.mean()) if shown.min() >= SIDE_SUPPORT else 0.0
+    return np.float32(corners), support, edge
 
-    On a busy table the card's outer edge joins the table's pattern and never
-    closes into an outline of its own: what is found is a line inside the card
-    (the inner edge of its border, the frame of its picture). Each side is moved
-    outwards, parallel to itself, to the outermost line along which the picture
-    changes strongly nearly all the way; a side that is already the edge has only
-    the table's scattered pattern beyond it and stays put.
+
+FINE = np.arange(-2.0, 2.01, 0.25, dtype=np.float32)
+"""Offsets (working pixels) around a side's line searched for the steepest point."""
+
+
+def _across(gradients: tuple[np.ndarray, np.ndarray], base: np.ndarray, normal: np.ndarray,
+            offsets: np.ndarray) -> np.ndarray:
+    """The gradient across each side (along its ``normal``) at ``base`` points moved by
+    each side's ``offsets``: offsets x sides x samples, interpolated."""
+    pts = base[None, :, :, :] + offsets.T[:, :, None, None] * normal[None, :, None, :]
+    k = pts.shape[0]
+    map_x = np.ascontiguousarray(pts[..., 0].reshape(k, -1))
+    map_y = np.ascontiguousarray(pts[..., 1].reshape(k, -1))
+    gx = cv2.remap(gradients[0], map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    gy = cv2.remap(gradients[1], map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    shape = pts.shape[:3]
+    return (gx.reshape(shape) * normal[None, :, None, 0] + gy.reshape(shape) * normal[None, :, None, 1])
+
+
+LEVELS = 4
+"""Brightness levels at which the frame is cut into lighter and darker regions."""
+
+
+def _outlines(edges: np.ndarray, channels: list[np.ndarray]) -> list[np.ndarray]:
+    """Closed outlines that may be cards: those of the edge map, and those of the regions
+    lighter (or darker) than a level of brightness.
+
+    The edge map's outlines follow every card edge, but a card on a busy table has its
+    edge joined into the table's pattern; a card's face (or its border) is a region
+    lighter or darker than what surrounds it, whatever pattern lies beyond.
     """
-    gx, gy = gradients
-    h, w = gx.shape
-    centre = quad.mean(axis=0)
-    short = min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
-    steps = np.arange(0, GROW * short, 1.0, dtype=np.float32)
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        along = b - a
-        normal = np.float32([along[1], -along[0]]) / float(np.linalg.norm(along))
-        if np.dot(normal, (a + b) / 2 - centre) < 0:
-            normal = -normal
-        t = np.linspace(0.1, 0.9, max(int(np.linalg.norm(along) / 2), 8), dtype=np.float32)
-        base = a + along * t[:, None]
-        pts = base[None, :, :] + steps[:, None, None] * normal  # offsets x samples x 2
-        x = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-        y = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-        across = gx[y, x] * normal[0] + gy[y, x] * normal[1]
-        level = max(float(np.percentile(np.abs(across), 90)) * 0.35, 20.0)
-        # The card's edge is one step all along (card to table, the same way round);
-        # a checked cloth's lines step up and down by turns.
-        shares = []
-        for strong in (across > level, across < -level):
-            # A one-pixel-wide edge may fall between samples: count a neighbour too.
-            strong[1:] |= strong[:-1]
-            shares.append(strong.mean(axis=1))
-        share = np.maximum(*shares)
-        best = 0
-        for k in range(len(steps)):
-            if share[k] >= 0.8:
-                best = k
-        lines.append((a + normal * steps[best], along))
-    corners = []
-    for i in range(4):
-        (p, r), (q, u) = lines[i - 1], lines[i]
-        hit = _intersect((p, p + r), (q, q + u))
-        corners.append(quad[i] if hit is None else hit)
-    return np.float32(corners)
+    outlines = list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
+    grey = channels[0]
+    lo, hi = (float(v) for v in np.percentile(grey[::4, ::4], (5, 95)))
+    for level in np.linspace(lo, hi, LEVELS + 2)[1:-1]:
+        _, cut = cv2.threshold(grey, float(level), 255, cv2.THRESH_BINARY)
+        outlines += cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]
+    return outlines
 
 
-def _quads(edges: np.ndarray, min_side: float) -> list[np.ndarray]:
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+def _supported(quads: list[np.ndarray], edges: np.ndarray, samples: int = 16) -> list[np.ndarray]:
+    """The quadrilaterals whose sides mostly lie on edges (a quick look before snapping)."""
+    if not quads:
+        return []
+    q = np.stack(quads)  # quads x corners x 2
+    t = np.linspace(0.1, 0.9, samples, dtype=np.float32)
+    pts = q[:, :, None, :] + (np.roll(q, -1, axis=1) - q)[:, :, None, :] * t[None, None, :, None]
+    h, w = edges.shape
+    x = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
+    y = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, h - 1)
+    on = edges[y, x] > 0  # quads x sides x samples
+    share = on.mean(axis=2)
+    keep = (share.min(axis=1) >= 0.3) & (share.mean(axis=1) >= 0.5)
+    return [quad for quad, k in zip(quads, keep) if k]
+
+
+def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float) -> list[np.ndarray]:
+    """Card-shaped quadrilaterals fitted to the outlines, largest first, each once
+    (outlines of several levels often trace the same card)."""
     min_area = min_side * min_side
-    quads = []
-    for contour in contours:
+    quads: list[np.ndarray] = []
+    for contour in outlines:
+        _, _, w, h = cv2.boundingRect(contour)
+        if min(w, h) < 0.7 * min_side:
+            continue
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
         hull = cv2.convexHull(contour)
-        quad = _fit_quad(contour, hull)
-        if quad is None:
-            continue
-        quad_area = cv2.contourArea(quad)
-        if area < 0.55 * quad_area or quad_area > 1.35 * cv2.contourArea(hull):
-            continue
-        if _card_shaped(quad, min_side) and not _frame_edge(quad, edges.shape):
-            quads.append(quad)
-    return quads
+        hull_area = cv2.contourArea(hull)
+        for quad in _fit_quads(contour, hull):
+            quad_area = cv2.contourArea(quad)
+            if area < 0.55 * quad_area or quad_area > 1.35 * hull_area:
+                continue
+            if not _card_shaped(quad, min_side) or _frame_edge(quad, shape):
+                continue
+            quads.append(_order(quad))
+    if not quads:
+        return []
+    # Drop repeats (several levels trace the same card), largest first.
+    quads.sort(key=lambda q: -cv2.contourArea(q))
+    stack = np.stack(quads)
+    kept: list[int] = []
+    for i in range(len(quads)):
+        if not kept or np.abs(stack[kept] - stack[i]).max(axis=(1, 2)).min() > 2.0:
+            kept.append(i)
+    return [quads[i] for i in kept]
 
 
-def _fit_quad(contour: np.ndarray, hull: np.ndarray) -> np.ndarray | None:
-    """Four corners for an outline: its hull's if that has four, else from its longest lines."""
+def _fit_quads(contour: np.ndarray, hull: np.ndarray) -> list[np.ndarray]:
+    """Four corners for an outline: its hull's if that has four, else a few guesses from
+    its longest straight runs."""
     perimeter = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.02 * perimeter, True).reshape(-1, 2).astype(np.float32)
     if len(poly) == 4:
-        return poly
+        return [poly]
+    if len(poly) > 8:  # a round blob, not a card with a corner hidden
+        return []
     return _fit_lines(contour, perimeter)
 
 
-def _fit_lines(contour: np.ndarray, perimeter: float) -> np.ndarray | None:
+def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[np.ndarray]:
     """The card's four sides among the straight runs of an outline broken by a hand or a card.
 
-    Runs on one line (a side interrupted by a finger) are pooled; the card is the
-    strongest pair of parallel lines with the strongest pair across it, and its
-    corners are where they meet, seen or not.
+    Runs on one line (a side interrupted by a finger) are pooled; a card is a pair of
+    parallel lines with a pair across it, and its corners are where they meet, seen
+    or not. A finger's sides are parallel lines too, so the strongest few pairs each
+    way are tried (whichever fits the picture best is chosen later).
     """
     poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float32)
     if len(poly) < 4:
-        return None
+        return []
     groups: list[list[float]] = []  # angle, offset, total length, x, y of a point
     runs = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
     runs.sort(key=lambda r: -float(np.linalg.norm(r[1] - r[0])))
@@ -242,26 +367,21 @@ def _fit_lines(contour: np.ndarray, perimeter: float) -> np.ndarray | None:
                     break
         else:
             groups.append([angle, offset, length, float(a[0]), float(a[1])])
-    pair = _parallel_pair(groups, None)
-    if pair is None:
-        return None
-    across = _parallel_pair(groups, pair[0][0])
-    if across is None:
-        return None
-    (g1, g2), (g3, g4) = pair, across
-    corners = []
-    for s, t in ((g1, g3), (g3, g2), (g2, g4), (g4, g1)):
-        p = _intersect(_as_segment(s), _as_segment(t))
-        if p is None:
-            return None
-        corners.append(p)
-    quad = np.float32(corners)
-    return quad if cv2.isContourConvex(quad.reshape(-1, 1, 2)) else None
+    quads = []
+    for g1, g2 in _parallel_pairs(groups, None)[:guesses]:
+        for g3, g4 in _parallel_pairs(groups, g1[0])[:guesses]:
+            corners = [_intersect(_line(s), _line(t)) for s, t in ((g1, g3), (g3, g2), (g2, g4), (g4, g1))]
+            if all(c is not None for c in corners):
+                quad = np.float32(corners)
+                if cv2.isContourConvex(quad):
+                    quads.append(quad)
+    return quads
 
 
-def _parallel_pair(groups: list[list[float]], square_to: float | None) -> tuple[list[float], list[float]] | None:
-    """The two strongest parallel, separated lines (square to ``square_to`` if given)."""
-    best = None
+def _parallel_pairs(groups: list[list[float]], square_to: float | None
+                    ) -> list[tuple[list[float], list[float]]]:
+    """Parallel, separated lines (square to ``square_to`` if given), strongest first."""
+    pairs = []
     for i, g in enumerate(groups):
         if square_to is not None:
             turn = abs(g[0] - square_to)
@@ -274,43 +394,44 @@ def _parallel_pair(groups: list[list[float]], square_to: float | None) -> tuple[
             gap = abs(-math.sin(g[0]) * h[3] + math.cos(g[0]) * h[4] - g[1])
             if gap < 10:
                 continue
-            score = min(g[2], h[2])
-            if best is None or score > best[0]:
-                best = (score, g, h)
-    return None if best is None else (best[1], best[2])
+            pairs.append((min(g[2], h[2]), g, h))
+    pairs.sort(key=lambda p: -p[0])
+    return [(g, h) for _, g, h in pairs]
 
 
-def _as_segment(g: list[float]) -> tuple[np.ndarray, np.ndarray]:
-    p = np.float32([g[3], g[4]])
-    return p, p + np.float32([math.cos(g[0]), math.sin(g[0])])
+Line = tuple[float, float, float, float]
+"""A line as a point on it and its direction: x, y, dx, dy."""
 
 
-def _intersect(s: tuple[np.ndarray, np.ndarray], t: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
-    (p, p2), (q, q2) = s, t
-    r, u = p2 - p, q2 - q
-    denom = r[0] * u[1] - r[1] * u[0]
-    if abs(denom) < 1e-6 * float(np.linalg.norm(r) * np.linalg.norm(u)):
+def _line(g: list[float]) -> Line:
+    return g[3], g[4], math.cos(g[0]), math.sin(g[0])
+
+
+def _intersect(s: Line, t: Line) -> tuple[float, float] | None:
+    """Where two lines cross; None for (nearly) parallel lines."""
+    px, py, rx, ry = s
+    qx, qy, ux, uy = t
+    denom = rx * uy - ry * ux
+    if abs(denom) < 1e-6 * math.hypot(rx, ry) * math.hypot(ux, uy):
         return None
-    k = ((q[0] - p[0]) * u[1] - (q[1] - p[1]) * u[0]) / denom
-    return p + k * r
+    k = ((qx - px) * uy - (qy - py) * ux) / denom
+    return px + k * rx, py + k * ry
 
 
 def _card_shaped(quad: np.ndarray, min_side: float) -> bool:
     """Convex, corners near right angles (a card seen from above), sides in card proportions."""
-    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
+    if not cv2.isContourConvex(quad):
         return False
-    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
-    if min(sides) < min_side:
+    along = np.roll(quad, -1, axis=0) - quad
+    sides = np.hypot(along[:, 0], along[:, 1])
+    if sides.min() < min_side:
         return False
-    for i in range(4):
-        a = quad[i - 1] - quad[i]
-        b = quad[(i + 1) % 4] - quad[i]
-        cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
-        if abs(cos) > 0.45:  # beyond about 63..117 degrees
-            return False
-    short = (sides[0] + sides[2]) / 2
-    long = (sides[1] + sides[3]) / 2
-    return max(short, long) / min(short, long) <= MAX_ASPECT
+    # Each corner's angle between the side before and the side after it.
+    cos = -np.einsum("ij,ij->i", np.roll(along, 1, axis=0), along) / (np.roll(sides, 1) * sides)
+    if np.abs(cos).max() > 0.45:  # beyond about 63..117 degrees
+        return False
+    short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    return bool(long / short <= MAX_ASPECT)
 
 
 def _frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -320,28 +441,13 @@ def _frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     return bool(near.sum() >= 3)
 
 
-def _support(edge_map: np.ndarray, quad: np.ndarray) -> float:
-    """Share of points along the quadrilateral's sides that lie on an edge."""
-    hits = total = 0
-    h, w = edge_map.shape
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        n = max(int(np.linalg.norm(b - a) / 3), 2)
-        t = np.linspace(0.05, 0.95, n)[:, None]
-        pts = np.round(a + (b - a) * t).astype(int)
-        inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-        pts = pts[inside]
-        hits += int(np.count_nonzero(edge_map[pts[:, 1], pts[:, 0]]))
-        total += n
-    return hits / total
-
-
 def _order(quad: np.ndarray) -> np.ndarray:
     """Clockwise on screen, starting at an end of a short side."""
     centre = quad.mean(axis=0)
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
     quad = quad[np.argsort(angles)]  # y points down, so increasing angle is clockwise
-    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    along = np.roll(quad, -1, axis=0) - quad
+    sides = np.hypot(along[:, 0], along[:, 1])
     if sides[0] + sides[2] > sides[1] + sides[3]:
         quad = np.roll(quad, -1, axis=0)
     return quad.astype(np.float32)
@@ -351,7 +457,8 @@ def _distinct(found: list[FoundCard]) -> list[FoundCard]:
     """One quadrilateral per card: of outlines that overlap, the outermost well-supported one.
 
     A card gives several outlines (its edge, the inner line of its border, its
-    picture's frame); the card is the largest, unless it is much worse supported.
+    picture's frame); once snapped most are the card's edge, and the card is the
+    largest, unless it is much worse supported.
     """
     found.sort(key=lambda f: -f.area * (0.5 + f.support))
     kept: list[FoundCard] = []
@@ -361,8 +468,13 @@ def _distinct(found: list[FoundCard]) -> list[FoundCard]:
     return kept
 
 
+def _inside(quad: np.ndarray, card: FoundCard) -> float:
+    """Share of ``quad``'s area inside ``card``."""
+    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), card.corners.astype(np.float32))
+    return float(inter) / max(float(cv2.contourArea(quad)), 1e-6)
+
+
 def _overlap(a: FoundCard, b: FoundCard) -> float:
     """Area shared by two quadrilaterals over the smaller's area."""
     inter, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
     return float(inter) / max(min(a.area, b.area), 1e-6)
-

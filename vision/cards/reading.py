@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .deck import MARGIN, SIZE, Deck
-from .find import find_cards, rectify
+from .deck import Deck, card_outline, seen_card
+from .find import find_cards
 
 __all__ = ["CardReading", "SeenCard", "read_cards"]
 
@@ -71,7 +71,10 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
     """Find and name every card in ``frame`` (BGR)."""
     seen = []
     for found in find_cards(frame, max_cards=max_cards):
-        match = deck.identify(rectify(frame, found.corners, SIZE, MARGIN))
-        corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
+        match = deck.identify(seen_card(frame, found.corners), found.edge_seen)
+        if match.warp is not None:  # lined up with its example: the card's exact outline
+            corners = card_outline(found.corners, match.warp)
+        else:
+            corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
         seen.append(SeenCard(match.name, corners, match.confidence))
     return CardReading(tuple(seen))

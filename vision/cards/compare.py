@@ -1,0 +1,197 @@
+"""Comparing a card seen by the camera with one taught example, closely.
+
+The seen card is first aligned onto the example (:func:`align`): the outline the
+finder gave is a few pixels off, and a rune stroke is only two pixels wide at the
+size faces are compared, so the seen face is warped by the perspective (ECC) that
+best lines its detail up with the example's. Then the two are compared pixel by
+pixel (:func:`compare`), which gives a :class:`Likeness`:
+
+* where the two differ, and by how much (``difference``, in units of local contrast);
+* which of those differences are *covered*: a finger or another card over the card
+  enters from outside, so a patch of difference joined to the card's edge is taken
+  for something lying on the card, and neither counts for nor against the example;
+* which are *contradictions*: a patch of clear difference inside the card, with the
+  card's own picture all round it, is the card showing something the example does
+  not (a different rune): the card is not this example.
+
+The deck (:mod:`vision.cards.deck`) decides from the likenesses of the few examples
+a card can be which one it is, if any.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .face import SIZE, Face
+
+__all__ = ["Likeness", "align", "compare", "open_rim"]
+
+ECC_STEPS = 25
+"""Most ECC iterations when aligning (it usually settles in under 15)."""
+
+MAX_SHIFT = 0.1
+"""Most an alignment may move a corner, as a share of the face's width: more is no
+longer the same card lined up, but another picture forced onto it."""
+
+CLEAR = 0.6
+"""Difference (squared, in units of local contrast, smoothed) that is clearly not noise."""
+
+FAINT = 0.2
+"""Difference that joins a clear one to the card's edge: a finger's outline over plain
+card is faint, its tip over the card's print is clear."""
+
+EDGE = 8
+"""Width, in face pixels, of the band along the card's edge where covering enters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Likeness:
+    """How a seen face compares with one example (see the module's doc).
+
+    ``fit``: the mean difference over the uncovered card (0 for a perfect match).
+    ``contradiction``: the clear difference inside the card, summed over its largest
+    patch (face pixels times difference): 0 when the card shows nothing the example
+    does not.
+    ``covered``: the share of the card taken to be under a finger or another card
+    (``covering`` says where, in the example's pixels).
+    ``warp``: the alignment, a homography from example face to seen face pixels.
+    ``difference``: the difference, pixel by pixel (the example's pixels).
+    """
+
+    fit: float
+    contradiction: float
+    covered: float
+    warp: np.ndarray
+    difference: np.ndarray
+    covering: np.ndarray
+
+
+def align(seen: Face, example: Face) -> np.ndarray:
+    """The homography (3 x 3, face pixels) taking ``example`` pixels to where they lie on
+    ``seen``; the identity when ECC finds nothing better."""
+    warp = np.eye(3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_STEPS, 1e-4)
+    try:
+        _, warp = cv2.findTransformECC(example.coarse, seen.coarse, warp, cv2.MOTION_HOMOGRAPHY,
+                                       criteria, None, 1)
+    except cv2.error:  # did not converge: the two do not line up at all
+        return np.eye(3, dtype=np.float32)
+    half = np.diag([2.0, 2.0, 1.0]).astype(np.float32)
+    warp = half @ warp @ np.linalg.inv(half)
+    corners = np.float32([[0, 0], [SIZE[0], 0], [SIZE[0], SIZE[1]], [0, SIZE[1]]])
+    moved = cv2.perspectiveTransform(corners[None], warp)[0]
+    if np.abs(moved - corners).max() > MAX_SHIFT * SIZE[0]:
+        return np.eye(3, dtype=np.float32)
+    return warp.astype(np.float32)
+
+
+RIM = 5
+"""Face pixels along the card's edge left out of the comparison: the outline found may
+be a pixel or two off, so there the table or the card's rim shows by turns."""
+
+_INSIDE = np.zeros(SIZE[::-1], np.float32)
+_INSIDE[RIM:-RIM, RIM:-RIM] = 1
+
+
+OPENING = 0.1
+"""Least share of a side, hidden in one stretch, taken for something lying across it
+(a finger is a quarter of a card wide); shorter gaps are the table's pattern matching
+the card's edge here and there."""
+
+
+def _long_runs(hidden: np.ndarray, share: float) -> np.ndarray:
+    """``hidden`` (sides x samples) with runs shorter than ``share`` of a side cleared."""
+    least = max(2, int(round(share * hidden.shape[1])))
+    out = np.zeros_like(hidden)
+    for side, row in enumerate(hidden):
+        padded = np.concatenate([[0], row.astype(np.int8), [0]])
+        starts = np.flatnonzero(np.diff(padded) == 1)
+        ends = np.flatnonzero(np.diff(padded) == -1)
+        for a, b in zip(starts, ends):
+            if b - a >= least:
+                out[side, a:b] = True
+    return out
+
+
+def open_rim(edge_seen: np.ndarray | None) -> np.ndarray:
+    """Where along a face's edge something may lie across the card: the band just inside
+    the rim, beside the parts of the card's outline the finder did not see.
+
+    ``edge_seen`` is :attr:`vision.cards.find.FoundCard.edge_seen` (sides top, right,
+    bottom, left of the upright face, each from its corner clockwise); None for an
+    outline seen all round.
+    """
+    band = np.zeros(SIZE[::-1], bool)
+    if edge_seen is None:
+        return band
+    w, h = SIZE
+    hidden = _long_runs(~np.asarray(edge_seen, bool), OPENING)
+    hidden[:, 1:] |= hidden[:, :-1].copy()
+    hidden[:, :-1] |= hidden[:, 1:].copy()
+    samples = hidden.shape[1]
+
+    def along(side: int, n: int, backwards: bool) -> np.ndarray:
+        t = (np.arange(n) + 0.5) / n
+        t = 1 - t if backwards else t
+        k = np.clip(np.rint((t - 0.06) / 0.88 * (samples - 1)), 0, samples - 1).astype(int)
+        return hidden[side, k]
+
+    inner = slice(RIM, RIM + EDGE)
+    band[inner, :] |= along(0, w, False)[None, :]
+    band[:, w - RIM - EDGE:w - RIM] |= along(1, h, False)[:, None]
+    band[h - RIM - EDGE:h - RIM, :] |= along(2, w, True)[None, :]
+    band[:, inner] |= along(3, h, True)[:, None]
+    band &= _INSIDE > 0
+    return band
+
+
+def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
+            opening: np.ndarray | None = None) -> Likeness:
+    """``seen`` against ``example``, aligned by ``warp`` (found by :func:`align` if None).
+
+    ``opening`` (from :func:`open_rim`, for ``seen`` as given) is where something may
+    lie across the card; None: nowhere.
+    """
+    if warp is None:
+        warp = align(seen, example)
+    lined_up = cv2.warpPerspective(seen.detail, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+    diff = lined_up - example.detail
+    difference = cv2.GaussianBlur(diff * diff, (0, 0), 2.0) * _INSIDE
+    # Patches of difference joined to the card's edge where its outline was hidden lie
+    # on the card; clear ones not joined to it are the card's own picture, unlike the
+    # example's. A finger over plain card changes its colour, not its detail.
+    faint = difference > FAINT
+    if opening is not None and opening.any():
+        faint |= _recoloured(seen, example, warp)
+    faint = faint.astype(np.uint8)
+    count, labels = cv2.connectedComponents(faint, connectivity=8)
+    touching = np.zeros(count, bool)
+    if opening is not None:
+        touching[np.unique(labels[opening & (faint > 0)])] = True
+    touching[0] = False
+    covered = touching[labels]
+    # The largest patch counts: another card's rune is one patch; light and noise leave
+    # small scattered ones.
+    inside = ((difference > CLEAR) & ~covered).astype(np.uint8)
+    count, patches = cv2.connectedComponents(inside, connectivity=8)
+    excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
+    contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
+    shown = ~covered & (_INSIDE > 0)
+    fit = float(np.minimum(difference[shown], 2.0).mean()) if shown.any() else 2.0
+    return Likeness(fit, contradiction, float(covered.mean()), warp, difference, covered)
+
+
+RECOLOURED = 0.25
+"""Difference of tint (:func:`vision.cards.face.tint`) that marks something other than
+the card lying on it: a finger over white card is some 0.4."""
+
+
+def _recoloured(seen: Face, example: Face, warp: np.ndarray) -> np.ndarray:
+    """Where the seen card's tint is not the example's."""
+    lined_up = cv2.warpPerspective(seen.tint, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+    return np.abs(lined_up - example.tint).max(axis=2) > RECOLOURED
