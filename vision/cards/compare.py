@@ -29,7 +29,7 @@ from .face import SIZE, Face
 
 __all__ = ["Likeness", "align", "compare", "open_rim"]
 
-ECC_STEPS = 25
+ECC_STEPS = 15
 """Most ECC iterations when aligning (it usually settles in under 15)."""
 
 MAX_SHIFT = 0.1
@@ -39,11 +39,7 @@ longer the same card lined up, but another picture forced onto it."""
 CLEAR = 0.6
 """Difference (squared, in units of local contrast, smoothed) that is clearly not noise."""
 
-FAINT = 0.2
-"""Difference that joins a clear one to the card's edge: a finger's outline over plain
-card is faint, its tip over the card's print is clear."""
-
-EDGE = 8
+EDGE = 5
 """Width, in face pixels, of the band along the card's edge where covering enters."""
 
 
@@ -87,6 +83,14 @@ def align(seen: Face, example: Face) -> np.ndarray:
         return np.eye(3, dtype=np.float32)
     return warp.astype(np.float32)
 
+
+FAINT = 0.3
+"""Difference that joins a clear one to the card's edge: a finger's outline over plain
+card is faint, its tip over the card's print is clear."""
+
+REACH = 0.45
+"""How far into a card (a share of its width) something lying across its edge may
+cover it: a fingertip over a card reaches a third of the way in."""
 
 RIM = 5
 """Face pixels along the card's edge left out of the comparison: the outline found may
@@ -161,22 +165,20 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
                                    borderMode=cv2.BORDER_REPLICATE)
     diff = lined_up - example.detail
     difference = cv2.GaussianBlur(diff * diff, (0, 0), 2.0) * _INSIDE
-    # Patches of difference joined to the card's edge where its outline was hidden lie
-    # on the card; clear ones not joined to it are the card's own picture, unlike the
-    # example's. A finger over plain card changes its colour, not its detail.
-    faint = difference > FAINT
+    # Something lying across the card enters where its outline was hidden: what differs
+    # there (its outline, the print it hides) or is another colour than the card (its
+    # skin, its shadow) and is joined to the hidden stretch lies on the card, as far in
+    # as a finger reaches. Clear differences elsewhere are the card's own picture,
+    # unlike the example's.
+    clear = difference > CLEAR
+    covered = np.zeros_like(clear)
     if opening is not None and opening.any():
-        faint |= _recoloured(seen, example, warp)
-    faint = faint.astype(np.uint8)
-    count, labels = cv2.connectedComponents(faint, connectivity=8)
-    touching = np.zeros(count, bool)
-    if opening is not None:
-        touching[np.unique(labels[opening & (faint > 0)])] = True
-    touching[0] = False
-    covered = touching[labels]
+        reach = cv2.distanceTransform((~opening).astype(np.uint8), cv2.DIST_L2, 3) < REACH * SIZE[0]
+        foreign = ((difference > FAINT) | _recoloured(seen, example, warp)) & reach
+        covered = _touching(foreign, opening)
     # The largest patch counts: another card's rune is one patch; light and noise leave
     # small scattered ones.
-    inside = ((difference > CLEAR) & ~covered).astype(np.uint8)
+    inside = (clear & ~covered).astype(np.uint8)
     count, patches = cv2.connectedComponents(inside, connectivity=8)
     excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
     contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
@@ -185,13 +187,39 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
     return Likeness(fit, contradiction, float(covered.mean()), warp, difference, covered)
 
 
+def _touching(mask: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """The patches of ``mask`` that touch ``seeds``."""
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    touching = np.zeros(count, bool)
+    touching[np.unique(labels[seeds & mask])] = True
+    touching[0] = False
+    return touching[labels]
+
+
 RECOLOURED = 0.25
-"""Difference of tint (:func:`vision.cards.face.tint`) that marks something other than
-the card lying on it: a finger over white card is some 0.4."""
+"""Difference of colour (log of each channel, the light evened out) that marks something
+other than the card lying on it: a finger over white card is some 0.4."""
+
+_GRID = np.stack(np.meshgrid(np.linspace(-1, 1, 12), np.linspace(-1, 1, 17)), axis=-1).reshape(-1, 2)
+_PLANE = np.hstack([_GRID, np.ones((len(_GRID), 1))]).astype(np.float32)
+_FULL = np.stack(np.meshgrid(np.linspace(-1, 1, SIZE[0]), np.linspace(-1, 1, SIZE[1])), axis=-1)
 
 
 def _recoloured(seen: Face, example: Face, warp: np.ndarray) -> np.ndarray:
-    """Where the seen card's tint is not the example's."""
-    lined_up = cv2.warpPerspective(seen.tint, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+    """Where the seen card's colour is not the example's, once the light (how much, what
+    colour, brighter towards one side) is evened out."""
+    lined_up = cv2.warpPerspective(seen.shade, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
-    return np.abs(lined_up - example.tint).max(axis=2) > RECOLOURED
+    ratio = lined_up - example.shade
+    coarse = cv2.resize(ratio, (12, 17), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    # The light as a plane per channel, fitted twice: the second time without the
+    # cells the first fit leaves far off (a finger).
+    keep = np.ones(len(coarse), bool)
+    for _ in range(2):
+        plane, *_ = np.linalg.lstsq(_PLANE[keep], coarse[keep], rcond=None)
+        off = np.abs(coarse - _PLANE @ plane).max(axis=1)
+        keep = off < RECOLOURED
+        if keep.sum() < 8:
+            break
+    light = _FULL[..., 0:1] * plane[0] + _FULL[..., 1:2] * plane[1] + plane[2]
+    return np.abs(ratio - light).max(axis=2) > RECOLOURED

@@ -48,10 +48,18 @@ MARGIN = 0.03
 """Share cut from each edge before comparing, so an outline a little wide brings no table in."""
 
 SHORTLIST = 6
-"""Cards compared closely with each card seen (the closest by signature)."""
+"""Most cards compared closely with each card seen (the closest by signature)."""
+
+FAR = 1.6
+"""Signature distance, over the closest card's, beyond which a card is not shortlisted
+(besides the closest two): the right card is within 1.1 of the closest in tests."""
 
 REALIGN = 2
-"""Candidates besides the first aligned onto their own example before deciding."""
+"""Most candidates besides the first aligned onto their own example before deciding."""
+
+NEAR_FIT = 1.0
+"""How far from fitting (:attr:`_Candidate.badness`) a candidate may be, aligned as
+the first was, to be aligned onto its own example and compared again."""
 
 CAP = 1.0
 """Most one signature cell can count: a finger over part of a card costs that part only."""
@@ -220,9 +228,12 @@ class Deck:
         way, example = np.unravel_index(np.argsort(distance, axis=None), distance.shape)
         picks: list[tuple[int, int, bool, float]] = []
         seen: set[int] = set()
+        closest = float(distance[way[0], example[0]])
         for w, e in zip(way, example):
             owner = int(self._owner[e])
             if owner not in seen:
+                if len(picks) >= 2 and distance[w, e] > FAR * closest:
+                    break
                 seen.add(owner)
                 picks.append((owner, int(e), bool(w), float(distance[w, e])))
                 if len(picks) == SHORTLIST:
@@ -252,7 +263,9 @@ class Deck:
         candidates = [_Candidate(name, example, turned, compare(
             ways[turned], self._faces[example], warps[turned], openings[turned]))
             for name, example, turned, _ in shortlist]
-        order = sorted(set(range(len(candidates))) - aligned, key=lambda i: candidates[i].badness)
+        order = sorted((i for i in range(len(candidates))
+                        if i not in aligned and 0 < candidates[i].badness < NEAR_FIT),
+                       key=lambda i: candidates[i].badness)
         for i in order[:REALIGN]:
             c = candidates[i]
             candidates[i] = _Candidate(c.name, c.example, c.turned, compare(

@@ -10,8 +10,9 @@ holds three views of the same rectified picture, each for one step of naming a c
   colour or a glare spot that leaves some contrast does not count, and a rune stroke counts
   as much in a dim corner as in the middle;
 * ``coarse``: ``detail`` at half size, for aligning a seen card onto an example;
-* ``tint``: the log of each colour channel less its broad average around, so a finger
-  or another card lying over the card stands out from it whatever the light.
+* ``shade``: the log of each colour channel, so that a seen card's colours over an
+  example's are a difference, even where the light differs, and a finger lying over
+  the card stands out of it.
 
 Faces are compared in :mod:`vision.cards.compare`.
 """
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["CELL", "Face", "SIZE", "signature", "tint"]
+__all__ = ["CELL", "Face", "SIZE", "shade", "signature"]
 
 SIZE = (96, 136)
 """Width and height of a face, in pixels: a playing card's proportions (63 x 88 mm)."""
@@ -50,7 +51,7 @@ class Face:
     colour: np.ndarray
     detail: np.ndarray
     coarse: np.ndarray
-    tint: np.ndarray
+    shade: np.ndarray
     signature: np.ndarray
 
     @classmethod
@@ -62,12 +63,12 @@ class Face:
         detail = even_light(grey)
         coarse = cv2.resize(detail, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
         colour = card if card.ndim == 3 else cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        return cls(colour, detail, coarse, tint(colour), signature(card))
+        return cls(colour, detail, coarse, shade(colour), signature(card))
 
     def turned(self) -> Face:
         """The same card upside down."""
         return Face(cv2.rotate(self.colour, cv2.ROTATE_180), self.detail[::-1, ::-1].copy(),
-                    self.coarse[::-1, ::-1].copy(), self.tint[::-1, ::-1].copy(),
+                    self.coarse[::-1, ::-1].copy(), self.shade[::-1, ::-1].copy(),
                     self.signature[::-1].copy())
 
 
@@ -87,13 +88,9 @@ def even_light(grey: np.ndarray) -> np.ndarray:
     return centred / (spread + floor)
 
 
-def tint(colour: np.ndarray) -> np.ndarray:
-    """Log colour (3 channels) less its average over a sixth of the card around: even
-    light and a lamp's colour cancel, a finger's skin over white card does not."""
-    lit = np.log(cv2.GaussianBlur(colour, (0, 0), 2.0).astype(np.float32) + 8.0)
-    broad = cv2.resize(cv2.resize(lit, (6, 8), interpolation=cv2.INTER_AREA), SIZE,
-                       interpolation=cv2.INTER_LINEAR)
-    return lit - broad
+def shade(colour: np.ndarray) -> np.ndarray:
+    """Log of each colour channel, softened (float32, 3 channels)."""
+    return np.log(cv2.GaussianBlur(colour, (0, 0), 2.0).astype(np.float32) + 8.0)
 
 
 def signature(card: np.ndarray) -> np.ndarray:

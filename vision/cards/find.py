@@ -60,11 +60,15 @@ class FoundCard:
     where: for each side (from corner *i* to corner *i + 1*), ``SAMPLES`` points
     evenly spread from 6% to 94% of its length, True where the card's edge shows.
     Where it does not, something may lie across the card (a finger, another card).
+    ``parts`` are well-supported outlines inside this one, largest first: it may be two
+    cards lying edge to edge, or a card and a patch of table, rather than one card
+    (only the deck can tell).
     """
 
     corners: np.ndarray
     support: float
     edge_seen: np.ndarray | None = None
+    parts: tuple[FoundCard, ...] = ()
 
     @property
     def area(self) -> float:
@@ -92,7 +96,7 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
         # A line inside a card already found (its border's inner edge, its picture's
         # frame) would only snap to that card again.
         area = float(cv2.contourArea(quad))
-        if any(f.area < 3 * area and _inside(quad, f) > 0.85 for f in found):
+        if any(f.area < 1.6 * area and _inside(quad, f) > 0.85 for f in found):
             continue
         snapped = _snap(quad, gradients)
         if snapped is None:
@@ -101,8 +105,13 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
         if support >= SUPPORT and _card_shaped(corners, min_side):
             found.append(FoundCard(corners, support, seen))
     # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
-    return [FoundCard((f.corners + 0.5) / scale - 0.5, f.support, f.edge_seen)
-            for f in _distinct(found)[:max_cards]]
+    return [_scaled(f, scale) for f in _distinct(found)[:max_cards]]
+
+
+def _scaled(f: FoundCard, scale: float) -> FoundCard:
+    """``f`` found in a picture ``scale`` times the frame's size, in frame pixels."""
+    return FoundCard((f.corners + 0.5) / scale - 0.5, f.support, f.edge_seen,
+                     tuple(_scaled(p, scale) for p in f.parts))
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
@@ -458,15 +467,26 @@ def _distinct(found: list[FoundCard]) -> list[FoundCard]:
 
     A card gives several outlines (its edge, the inner line of its border, its
     picture's frame); once snapped most are the card's edge, and the card is the
-    largest, unless it is much worse supported.
+    largest, unless it is much worse supported. Two cards edge to edge give one
+    outline round both as well: the well-supported outlines it swallowed are kept
+    with it as its ``parts``, for the deck to tell which it is.
     """
-    found.sort(key=lambda f: -f.area * (0.5 + f.support))
+    found = sorted(found, key=lambda f: -f.area * (0.5 + f.support))
     kept: list[FoundCard] = []
     for f in found:
         if all(_overlap(f, k) < 0.5 for k in kept):
-            kept.append(f)
+            parts = [g for g in found if g is not f and g.support >= 0.8
+                     and ALTERNATIVE * f.area < g.area < 0.8 * f.area and _inside(g.corners, f) > 0.7]
+            kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts[:PARTS])))
     return kept
 
+
+ALTERNATIVE = 0.25
+"""Least size (a share of an outline's area) of an outline inside it that may be a card
+on its own."""
+
+PARTS = 3
+"""Most outlines inside an outline kept as the cards it may be instead."""
 
 def _inside(quad: np.ndarray, card: FoundCard) -> float:
     """Share of ``quad``'s area inside ``card``."""

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from .deck import Deck, card_outline, seen_card
-from .find import find_cards
+from .find import FoundCard, find_cards
+from .find import _overlap
 
 __all__ = ["CardReading", "SeenCard", "read_cards"]
 
@@ -69,12 +70,32 @@ class CardReading:
 
 def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardReading:
     """Find and name every card in ``frame`` (BGR)."""
-    seen = []
+    seen: list[SeenCard] = []
     for found in find_cards(frame, max_cards=max_cards):
-        match = deck.identify(seen_card(frame, found.corners), found.edge_seen)
-        if match.warp is not None:  # lined up with its example: the card's exact outline
-            corners = card_outline(found.corners, match.warp)
-        else:
-            corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
-        seen.append(SeenCard(match.name, corners, match.confidence))
-    return CardReading(tuple(seen))
+        card = _seen(frame, found, deck)
+        if card.name is None and found.parts:
+            # Two cards edge to edge look like one card too: if some outline inside is a
+            # card of the deck, those are what lies there.
+            named: list[SeenCard] = []
+            taken: list[FoundCard] = []
+            for part in found.parts:
+                if any(_overlap(part, t) > 0.2 for t in taken):
+                    continue
+                inside = _seen(frame, part, deck)
+                if inside.name is not None:
+                    named.append(inside)
+                    taken.append(part)
+            if named:
+                seen += named
+                continue
+        seen.append(card)
+    return CardReading(tuple(seen[:max_cards]))
+
+
+def _seen(frame: np.ndarray, found: FoundCard, deck: Deck) -> SeenCard:
+    match = deck.identify(seen_card(frame, found.corners), found.edge_seen)
+    if match.warp is not None:  # lined up with its example: the card's exact outline
+        corners = card_outline(found.corners, match.warp)
+    else:
+        corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
+    return SeenCard(match.name, corners, match.confidence)
