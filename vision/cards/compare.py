@@ -84,6 +84,9 @@ def align(seen: Face, example: Face) -> np.ndarray:
     return warp.astype(np.float32)
 
 
+PLAIN = 0.3
+"""Detail (local contrast units) under which a washed-out patch shows nothing."""
+
 FAINT = 0.3
 """Difference that joins a clear one to the card's edge: a finger's outline over plain
 card is faint, its tip over the card's print is clear."""
@@ -171,18 +174,24 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
     # as a finger reaches. Clear differences elsewhere are the card's own picture,
     # unlike the example's.
     clear = difference > CLEAR
-    covered = np.zeros_like(clear)
+    # A glare spot hides the print under it, like a finger, but anywhere; it cannot add
+    # print, so only where the card shows nothing at all.
+    washed = cv2.warpPerspective(seen.glare, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_REPLICATE) > 0
+    if washed.any():
+        washed &= cv2.GaussianBlur(np.abs(lined_up), (0, 0), 1.5) < PLAIN
+    covered = washed & clear
     if opening is not None and opening.any():
         reach = cv2.distanceTransform((~opening).astype(np.uint8), cv2.DIST_L2, 3) < REACH * SIZE[0]
         foreign = ((difference > FAINT) | _recoloured(seen, example, warp)) & reach
-        covered = _touching(foreign, opening)
+        covered |= _touching(foreign, opening)
     # The largest patch counts: another card's rune is one patch; light and noise leave
     # small scattered ones.
     inside = (clear & ~covered).astype(np.uint8)
     count, patches = cv2.connectedComponents(inside, connectivity=8)
     excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
     contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
-    shown = ~covered & (_INSIDE > 0)
+    shown = ~covered & ~washed & (_INSIDE > 0)
     fit = float(np.minimum(difference[shown], 2.0).mean()) if shown.any() else 2.0
     return Likeness(fit, contradiction, float(covered.mean()), warp, difference, covered)
 

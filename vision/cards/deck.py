@@ -64,7 +64,7 @@ the first was, to be aligned onto its own example and compared again."""
 CAP = 1.0
 """Most one signature cell can count: a finger over part of a card costs that part only."""
 
-CONTRADICTION = 20.0
+CONTRADICTION = 16.0
 """Most clear difference inside the card (see :class:`~vision.cards.compare.Likeness`)
 for a fit: a rune of another card is some 100, noise and glare stay under 1."""
 

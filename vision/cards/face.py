@@ -12,7 +12,9 @@ holds three views of the same rectified picture, each for one step of naming a c
 * ``coarse``: ``detail`` at half size, for aligning a seen card onto an example;
 * ``shade``: the log of each colour channel, so that a seen card's colours over an
   example's are a difference, even where the light differs, and a finger lying over
-  the card stands out of it.
+  the card stands out of it;
+* ``glare``: where the picture is washed out (white to the camera): what the card
+  shows there is lost, whatever it is.
 
 Faces are compared in :mod:`vision.cards.compare`.
 """
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["CELL", "Face", "SIZE", "shade", "signature"]
+__all__ = ["CELL", "Face", "SIZE", "glare", "shade", "signature"]
 
 SIZE = (96, 136)
 """Width and height of a face, in pixels: a playing card's proportions (63 x 88 mm)."""
@@ -52,6 +54,7 @@ class Face:
     detail: np.ndarray
     coarse: np.ndarray
     shade: np.ndarray
+    glare: np.ndarray
     signature: np.ndarray
 
     @classmethod
@@ -63,12 +66,13 @@ class Face:
         detail = even_light(grey)
         coarse = cv2.resize(detail, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
         colour = card if card.ndim == 3 else cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        return cls(colour, detail, coarse, shade(colour), signature(card))
+        return cls(colour, detail, coarse, shade(colour), glare(grey), signature(card))
 
     def turned(self) -> Face:
         """The same card upside down."""
         return Face(cv2.rotate(self.colour, cv2.ROTATE_180), self.detail[::-1, ::-1].copy(),
                     self.coarse[::-1, ::-1].copy(), self.shade[::-1, ::-1].copy(),
+                    self.glare[::-1, ::-1].copy(),
                     self.signature[::-1].copy())
 
 
@@ -91,6 +95,16 @@ def even_light(grey: np.ndarray) -> np.ndarray:
 def shade(colour: np.ndarray) -> np.ndarray:
     """Log of each colour channel, softened (float32, 3 channels)."""
     return np.log(cv2.GaussianBlur(colour, (0, 0), 2.0).astype(np.float32) + 8.0)
+
+
+WASHED_OUT = 248
+"""Grey level (of 255) at which the camera sees only white: a glare spot."""
+
+
+def glare(grey: np.ndarray) -> np.ndarray:
+    """Where a picture is washed out, and a little around (as a 0/1 uint8 mask)."""
+    soft = cv2.GaussianBlur(grey, (0, 0), 1.5)
+    return cv2.dilate((soft >= WASHED_OUT).astype(np.uint8), np.ones((5, 5), np.uint8))
 
 
 def signature(card: np.ndarray) -> np.ndarray:

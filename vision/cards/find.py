@@ -336,15 +336,17 @@ def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float) 
 
 
 def _fit_quads(contour: np.ndarray, hull: np.ndarray) -> list[np.ndarray]:
-    """Four corners for an outline: its hull's if that has four, else a few guesses from
-    its longest straight runs."""
+    """Four corners for an outline: its hull's if that has four, and a few guesses from
+    its longest straight runs if the outline does not fill its hull (a finger across
+    the card adds its own outline to the card's)."""
     perimeter = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.02 * perimeter, True).reshape(-1, 2).astype(np.float32)
-    if len(poly) == 4:
-        return [poly]
     if len(poly) > 8:  # a round blob, not a card with a corner hidden
         return []
-    return _fit_lines(contour, perimeter)
+    quads = [poly] if len(poly) == 4 else []
+    if not quads or cv2.contourArea(contour) < 0.9 * cv2.contourArea(hull):
+        quads += _fit_lines(contour, perimeter)
+    return quads
 
 
 def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[np.ndarray]:
