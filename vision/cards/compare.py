@@ -69,7 +69,7 @@ def align(seen: Face, example: Face) -> np.ndarray:
     """The homography (3 x 3, face pixels) taking ``example`` pixels to where they lie on
     ``seen``; the identity when ECC finds nothing better."""
     warp = np.eye(3, dtype=np.float32)
-    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_STEPS, 1e-4)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_STEPS, 1e-3)
     try:
         _, warp = cv2.findTransformECC(example.coarse, seen.coarse, warp, cv2.MOTION_HOMOGRAPHY,
                                        criteria, None, 1)
@@ -209,15 +209,20 @@ RECOLOURED = 0.25
 """Difference of colour (log of each channel, the light evened out) that marks something
 other than the card lying on it: a finger over white card is some 0.4."""
 
+_HALF = (SIZE[0] // 2, SIZE[1] // 2)
 _GRID = np.stack(np.meshgrid(np.linspace(-1, 1, 12), np.linspace(-1, 1, 17)), axis=-1).reshape(-1, 2)
 _PLANE = np.hstack([_GRID, np.ones((len(_GRID), 1))]).astype(np.float32)
-_FULL = np.stack(np.meshgrid(np.linspace(-1, 1, SIZE[0]), np.linspace(-1, 1, SIZE[1])), axis=-1)
+_SPAN = np.stack(np.meshgrid(np.linspace(-1, 1, _HALF[0]), np.linspace(-1, 1, _HALF[1])),
+                 axis=-1).astype(np.float32)
+_TO_HALF = np.float32([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
 
 
 def _recoloured(seen: Face, example: Face, warp: np.ndarray) -> np.ndarray:
     """Where the seen card's colour is not the example's, once the light (how much, what
-    colour, brighter towards one side) is evened out."""
-    lined_up = cv2.warpPerspective(seen.shade, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+    colour, brighter towards one side) is evened out. Worked out at half size: a finger
+    is large."""
+    half = _TO_HALF @ warp @ np.linalg.inv(_TO_HALF)
+    lined_up = cv2.warpPerspective(seen.shade, half, _HALF, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
     ratio = lined_up - example.shade
     coarse = cv2.resize(ratio, (12, 17), interpolation=cv2.INTER_AREA).reshape(-1, 3)
@@ -226,9 +231,9 @@ def _recoloured(seen: Face, example: Face, warp: np.ndarray) -> np.ndarray:
     keep = np.ones(len(coarse), bool)
     for _ in range(2):
         plane, *_ = np.linalg.lstsq(_PLANE[keep], coarse[keep], rcond=None)
-        off = np.abs(coarse - _PLANE @ plane).max(axis=1)
-        keep = off < RECOLOURED
+        keep = np.abs(coarse - _PLANE @ plane).max(axis=1) < RECOLOURED
         if keep.sum() < 8:
             break
-    light = _FULL[..., 0:1] * plane[0] + _FULL[..., 1:2] * plane[1] + plane[2]
-    return np.abs(ratio - light).max(axis=2) > RECOLOURED
+    light = _SPAN[..., 0:1] * plane[0] + _SPAN[..., 1:2] * plane[1] + plane[2]
+    off = (np.abs(ratio - light).max(axis=2) > RECOLOURED).astype(np.uint8)
+    return cv2.resize(off, SIZE, interpolation=cv2.INTER_NEAREST) > 0

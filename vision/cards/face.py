@@ -10,7 +10,7 @@ holds three views of the same rectified picture, each for one step of naming a c
   colour or a glare spot that leaves some contrast does not count, and a rune stroke counts
   as much in a dim corner as in the middle;
 * ``coarse``: ``detail`` at half size, for aligning a seen card onto an example;
-* ``shade``: the log of each colour channel, so that a seen card's colours over an
+* ``shade``: the log of each colour channel at half size, so that a seen card's colours over an
   example's are a difference, even where the light differs, and a finger lying over
   the card stands out of it;
 * ``glare``: where the picture is washed out (white to the camera): what the card
@@ -93,8 +93,9 @@ def even_light(grey: np.ndarray) -> np.ndarray:
 
 
 def shade(colour: np.ndarray) -> np.ndarray:
-    """Log of each colour channel, softened (float32, 3 channels)."""
-    return np.log(cv2.GaussianBlur(colour, (0, 0), 2.0).astype(np.float32) + 8.0)
+    """Log of each colour channel, at half size (float32, 3 channels)."""
+    half = cv2.resize(colour, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
+    return np.log(half.astype(np.float32) + 8.0)
 
 
 WASHED_OUT = 248

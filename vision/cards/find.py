@@ -307,10 +307,16 @@ def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float) 
     (outlines of several levels often trace the same card)."""
     min_area = min_side * min_side
     quads: list[np.ndarray] = []
+    boxes: set[tuple[int, int, int, int]] = set()
     for contour in outlines:
-        _, _, w, h = cv2.boundingRect(contour)
+        x, y, w, h = cv2.boundingRect(contour)
         if min(w, h) < 0.7 * min_side:
             continue
+        # An outline traced again at another level (or by the edges) has the same box.
+        box = (x // 2, y // 2, w // 2, h // 2)
+        if box in boxes:
+            continue
+        boxes.add(box)
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
@@ -357,31 +363,46 @@ def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[
     or not. A finger's sides are parallel lines too, so the strongest few pairs each
     way are tried (whichever fits the picture best is chosen later).
     """
-    poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float32)
+    poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
     if len(poly) < 4:
         return []
+    along = np.roll(poly, -1, axis=0) - poly
+    lengths = np.hypot(along[:, 0], along[:, 1])
     groups: list[list[float]] = []  # angle, offset, total length, x, y of a point
-    runs = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
-    runs.sort(key=lambda r: -float(np.linalg.norm(r[1] - r[0])))
-    for a, b in runs:
-        length = float(np.linalg.norm(b - a))
+    for i in np.argsort(-lengths):
+        length = float(lengths[i])
         if length < 0.04 * perimeter:
             break
-        angle = math.atan2(float(b[1] - a[1]), float(b[0] - a[0])) % math.pi
-        offset = -math.sin(angle) * float(a[0]) + math.cos(angle) * float(a[1])
+        x, y = float(poly[i, 0]), float(poly[i, 1])
+        angle = math.atan2(float(along[i, 1]), float(along[i, 0])) % math.pi
+        offset = -math.sin(angle) * x + math.cos(angle) * y
         for g in groups:
             turn = abs(angle - g[0])
             if min(turn, math.pi - turn) < math.radians(6):
-                shift = -math.sin(g[0]) * float(a[0]) + math.cos(g[0]) * float(a[1]) - g[1]
+                shift = -math.sin(g[0]) * x + math.cos(g[0]) * y - g[1]
                 if abs(shift) < 0.015 * perimeter:
                     g[2] += length
                     break
         else:
-            groups.append([angle, offset, length, float(a[0]), float(a[1])])
+            groups.append([angle, offset, length, x, y])
+    if len(groups) < 4:
+        return []
+    lines = np.array(sorted(groups, key=lambda g: -g[2])[:8])
+    angle, offset, strength, x, y = lines.T
+    turn = np.abs(angle[:, None] - angle[None, :])
+    turn = np.minimum(turn, math.pi - turn)
+    gap = np.abs(-np.sin(angle)[:, None] * x[None, :] + np.cos(angle)[:, None] * y[None, :]
+                 - offset[:, None])
+    pairs = [(float(min(strength[i], strength[j])), i, j)
+             for i, j in zip(*np.nonzero(np.triu((turn < math.radians(20)) & (gap >= 10), 1)))]
+    pairs.sort(reverse=True)
     quads = []
-    for g1, g2 in _parallel_pairs(groups, None)[:guesses]:
-        for g3, g4 in _parallel_pairs(groups, g1[0])[:guesses]:
-            corners = [_intersect(_line(s), _line(t)) for s, t in ((g1, g3), (g3, g2), (g2, g4), (g4, g1))]
+    for _, i, j in pairs[:guesses]:
+        across = [(k, m) for _, k, m in pairs
+                  if min(turn[i, k], turn[i, m]) >= math.radians(60)][:guesses]
+        for k, m in across:
+            sides = [_line(lines[n]) for n in (i, k, j, m)]
+            corners = [_intersect(sides[n], sides[(n + 1) % 4]) for n in range(4)]
             if all(c is not None for c in corners):
                 quad = np.float32(corners)
                 if cv2.isContourConvex(quad):
@@ -389,33 +410,13 @@ def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[
     return quads
 
 
-def _parallel_pairs(groups: list[list[float]], square_to: float | None
-                    ) -> list[tuple[list[float], list[float]]]:
-    """Parallel, separated lines (square to ``square_to`` if given), strongest first."""
-    pairs = []
-    for i, g in enumerate(groups):
-        if square_to is not None:
-            turn = abs(g[0] - square_to)
-            if min(turn, math.pi - turn) < math.radians(60):
-                continue
-        for h in groups[i + 1:]:
-            turn = abs(g[0] - h[0])
-            if min(turn, math.pi - turn) > math.radians(20):
-                continue
-            gap = abs(-math.sin(g[0]) * h[3] + math.cos(g[0]) * h[4] - g[1])
-            if gap < 10:
-                continue
-            pairs.append((min(g[2], h[2]), g, h))
-    pairs.sort(key=lambda p: -p[0])
-    return [(g, h) for _, g, h in pairs]
-
-
 Line = tuple[float, float, float, float]
 """A line as a point on it and its direction: x, y, dx, dy."""
 
 
-def _line(g: list[float]) -> Line:
-    return g[3], g[4], math.cos(g[0]), math.sin(g[0])
+def _line(g: np.ndarray) -> Line:
+    """A line kept as (angle, offset, strength, x, y) as a point and a direction."""
+    return float(g[3]), float(g[4]), math.cos(float(g[0])), math.sin(float(g[0]))
 
 
 def _intersect(s: Line, t: Line) -> tuple[float, float] | None:
@@ -430,38 +431,43 @@ def _intersect(s: Line, t: Line) -> tuple[float, float] | None:
 
 
 def _card_shaped(quad: np.ndarray, min_side: float) -> bool:
-    """Convex, corners near right angles (a card seen from above), sides in card proportions."""
-    if not cv2.isContourConvex(quad):
-        return False
-    along = np.roll(quad, -1, axis=0) - quad
-    sides = np.hypot(along[:, 0], along[:, 1])
-    if sides.min() < min_side:
-        return False
-    # Each corner's angle between the side before and the side after it.
-    cos = -np.einsum("ij,ij->i", np.roll(along, 1, axis=0), along) / (np.roll(sides, 1) * sides)
-    if np.abs(cos).max() > 0.45:  # beyond about 63..117 degrees
+    """Convex, corners near right angles (a card seen from above), sides in card proportions.
+
+    Plain arithmetic on the four corners: this runs for every outline of every frame.
+    """
+    pts = [(float(x), float(y)) for x, y in quad]
+    sides = []
+    turns = []
+    for i in range(4):
+        (ax, ay), (bx, by), (cx, cy) = pts[i - 1], pts[i], pts[(i + 1) % 4]
+        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
+        sides.append(math.hypot(vx, vy))
+        turns.append(ux * vy - uy * vx)
+        norm = math.hypot(ux, uy) * math.hypot(vx, vy)
+        if norm == 0 or abs(ux * vx + uy * vy) > 0.45 * norm:  # beyond about 63..117 degrees
+            return False
+    if min(sides) < min_side or not (all(t > 0 for t in turns) or all(t < 0 for t in turns)):
         return False
     short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-    return bool(long / short <= MAX_ASPECT)
+    return long / short <= MAX_ASPECT
 
 
 def _frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     """True for the outline of the picture itself (a patterned table has edges up to it)."""
     h, w = shape[:2]
-    near = (np.minimum(quad[:, 0], w - 1 - quad[:, 0]) < 4) | (np.minimum(quad[:, 1], h - 1 - quad[:, 1]) < 4)
-    return bool(near.sum() >= 3)
+    near = sum(1 for x, y in quad if min(x, w - 1 - x) < 4 or min(y, h - 1 - y) < 4)
+    return near >= 3
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
     """Clockwise on screen, starting at an end of a short side."""
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]  # y points down, so increasing angle is clockwise
-    along = np.roll(quad, -1, axis=0) - quad
-    sides = np.hypot(along[:, 0], along[:, 1])
+    cx, cy = float(quad[:, 0].mean()), float(quad[:, 1].mean())
+    # y points down, so increasing angle is clockwise
+    pts = sorted(((float(x), float(y)) for x, y in quad), key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
+    sides = [math.hypot(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        quad = np.roll(quad, -1, axis=0)
-    return quad.astype(np.float32)
+        pts = pts[1:] + pts[:1]
+    return np.float32(pts)
 
 
 def _distinct(found: list[FoundCard]) -> list[FoundCard]:
