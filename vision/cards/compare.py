@@ -69,7 +69,7 @@ def align(seen: Face, example: Face) -> np.ndarray:
     """The homography (3 x 3, face pixels) taking ``example`` pixels to where they lie on
     ``seen``; the identity when ECC finds nothing better."""
     warp = np.eye(3, dtype=np.float32)
-    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_STEPS, 1e-3)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_STEPS, 1e-2)
     try:
         _, warp = cv2.findTransformECC(example.coarse, seen.coarse, warp, cv2.MOTION_HOMOGRAPHY,
                                        criteria, None, 1)

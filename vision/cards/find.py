@@ -22,7 +22,7 @@ and which way up they lie.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -69,10 +69,10 @@ class FoundCard:
     support: float
     edge_seen: np.ndarray | None = None
     parts: tuple[FoundCard, ...] = ()
+    area: float = field(init=False, repr=False, compare=False)
 
-    @property
-    def area(self) -> float:
-        return float(cv2.contourArea(self.corners.astype(np.float32)))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "area", float(cv2.contourArea(self.corners.astype(np.float32))))
 
 
 def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06) -> list[FoundCard]:
@@ -91,12 +91,14 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     gradients = _gradients(channels)
     min_side = min_size * min(small.shape[:2])
     found: list[FoundCard] = []
+    inner: list[FoundCard] = []
     quads = _quads(_outlines(edges, channels), edges.shape, min_side)
-    for quad in _supported(quads, cv2.dilate(edges, np.ones((3, 3), np.uint8))):
-        # A line inside a card already found (its border's inner edge, its picture's
-        # frame) would only snap to that card again.
-        area = float(cv2.contourArea(quad))
-        if any(f.area < 1.6 * area and _inside(quad, f) > 0.85 for f in found):
+    for quad, rough in _supported(quads, cv2.dilate(edges, np.ones((3, 3), np.uint8))):
+        # An outline inside a card already found is a line of its picture (its border's
+        # inner edge, its picture's frame), or a card on its own if what was found is
+        # two cards edge to edge: kept as it is, in case.
+        if any(_inside(quad, f) > 0.85 for f in found):
+            inner.append(FoundCard(quad, rough))
             continue
         snapped = _snap(quad, gradients)
         if snapped is None:
@@ -105,7 +107,7 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
         if support >= SUPPORT and _card_shaped(corners, min_side):
             found.append(FoundCard(corners, support, seen))
     # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
-    return [_scaled(f, scale) for f in _distinct(found)[:max_cards]]
+    return [_scaled(f, scale) for f in _distinct(found, inner)[:max_cards]]
 
 
 def _scaled(f: FoundCard, scale: float) -> FoundCard:
@@ -160,18 +162,18 @@ def _gradients(channels: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel, the x and y gradient of whichever channel changes most there."""
     best_x = best_y = best = None
     for ch in channels:
-        gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3)
-        mag = cv2.magnitude(gx, gy)
+        gx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, ksize=3)
+        gy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, ksize=3)
+        steep = np.abs(gx) + np.abs(gy)
         if best is None:
-            best_x, best_y, best = gx, gy, mag
+            best_x, best_y, best = gx, gy, steep
         else:
-            more = mag > best
+            more = steep > best
             np.copyto(best_x, gx, where=more)
             np.copyto(best_y, gy, where=more)
-            np.maximum(mag, best, out=best)
+            np.maximum(steep, best, out=best)
     assert best_x is not None and best_y is not None
-    return best_x, best_y
+    return best_x.astype(np.float32), best_y.astype(np.float32)
 
 
 SAMPLES = 32
@@ -269,25 +271,29 @@ LEVELS = 4
 """Brightness levels at which the frame is cut into lighter and darker regions."""
 
 
-def _outlines(edges: np.ndarray, channels: list[np.ndarray]) -> list[np.ndarray]:
-    """Closed outlines that may be cards: those of the edge map, and those of the regions
-    lighter (or darker) than a level of brightness.
+def _outlines(edges: np.ndarray, channels: list[np.ndarray]) -> list[tuple[np.ndarray, bool]]:
+    """Closed outlines that may be cards, each with whether it is one of the edge map's
+    (True) or of a region lighter than a level of brightness (False).
 
     The edge map's outlines follow every card edge, but a card on a busy table has its
     edge joined into the table's pattern; a card's face (or its border) is a region
-    lighter or darker than what surrounds it, whatever pattern lies beyond.
+    lighter or darker than what surrounds it, whatever pattern lies beyond. A finger
+    across a card adds its outline to the edge map's, but only bites into the region.
     """
-    outlines = list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
+    outlines = [(c, True) for c in cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]]
     grey = channels[0]
-    lo, hi = (float(v) for v in np.percentile(grey[::4, ::4], (5, 95)))
+    sample = np.sort(grey[::8, ::8], axis=None)
+    lo, hi = float(sample[len(sample) // 20]), float(sample[-len(sample) // 20])
     for level in np.linspace(lo, hi, LEVELS + 2)[1:-1]:
         _, cut = cv2.threshold(grey, float(level), 255, cv2.THRESH_BINARY)
-        outlines += cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]
+        outlines += [(c, False) for c in cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]]
     return outlines
 
 
-def _supported(quads: list[np.ndarray], edges: np.ndarray, samples: int = 16) -> list[np.ndarray]:
-    """The quadrilaterals whose sides mostly lie on edges (a quick look before snapping)."""
+def _supported(quads: list[np.ndarray], edges: np.ndarray, samples: int = 16
+               ) -> list[tuple[np.ndarray, float]]:
+    """The quadrilaterals whose sides mostly lie on edges, with the share that does (a
+    quick look before snapping)."""
     if not quads:
         return []
     q = np.stack(quads)  # quads x corners x 2
@@ -299,16 +305,17 @@ def _supported(quads: list[np.ndarray], edges: np.ndarray, samples: int = 16) ->
     on = edges[y, x] > 0  # quads x sides x samples
     share = on.mean(axis=2)
     keep = (share.min(axis=1) >= 0.3) & (share.mean(axis=1) >= 0.5)
-    return [quad for quad, k in zip(quads, keep) if k]
+    return [(quad, float(s)) for quad, s, k in zip(quads, share.mean(axis=1), keep) if k]
 
 
-def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float) -> list[np.ndarray]:
+def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_side: float
+           ) -> list[np.ndarray]:
     """Card-shaped quadrilaterals fitted to the outlines, largest first, each once
     (outlines of several levels often trace the same card)."""
     min_area = min_side * min_side
     quads: list[np.ndarray] = []
     boxes: set[tuple[int, int, int, int]] = set()
-    for contour in outlines:
+    for contour, of_edges in outlines:
         x, y, w, h = cv2.boundingRect(contour)
         if min(w, h) < 0.7 * min_side:
             continue
@@ -322,7 +329,7 @@ def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float) 
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        for quad in _fit_quads(contour, hull):
+        for quad in _fit_quads(contour, hull, of_edges):
             quad_area = cv2.contourArea(quad)
             if area < 0.55 * quad_area or quad_area > 1.35 * hull_area:
                 continue
@@ -341,18 +348,22 @@ def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float) 
     return [quads[i] for i in kept]
 
 
-def _fit_quads(contour: np.ndarray, hull: np.ndarray) -> list[np.ndarray]:
-    """Four corners for an outline: its hull's if that has four, and a few guesses from
-    its longest straight runs if the outline does not fill its hull (a finger across
-    the card adds its own outline to the card's)."""
+def _fit_quads(contour: np.ndarray, hull: np.ndarray, of_edges: bool) -> list[np.ndarray]:
+    """Four corners for an outline: its hull's if that has four, and for an outline of
+    the edge map a few guesses from its longest straight runs if it does not fill its
+    hull (a finger across the card adds its own outline to the card's)."""
     perimeter = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.02 * perimeter, True).reshape(-1, 2).astype(np.float32)
     if len(poly) > 8:  # a round blob, not a card with a corner hidden
         return []
     quads = [poly] if len(poly) == 4 else []
-    if not quads or cv2.contourArea(contour) < 0.9 * cv2.contourArea(hull):
+    if of_edges and (not quads or cv2.contourArea(contour) < 0.9 * cv2.contourArea(hull)):
         quads += _fit_lines(contour, perimeter)
     return quads
+
+
+RUNS = 12
+"""Longest straight runs of an outline looked at for a card's sides."""
 
 
 def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[np.ndarray]:
@@ -369,7 +380,7 @@ def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[
     along = np.roll(poly, -1, axis=0) - poly
     lengths = np.hypot(along[:, 0], along[:, 1])
     groups: list[list[float]] = []  # angle, offset, total length, x, y of a point
-    for i in np.argsort(-lengths):
+    for i in np.argsort(-lengths)[:RUNS]:
         length = float(lengths[i])
         if length < 0.04 * perimeter:
             break
@@ -461,29 +472,32 @@ def _frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 def _order(quad: np.ndarray) -> np.ndarray:
     """Clockwise on screen, starting at an end of a short side."""
-    cx, cy = float(quad[:, 0].mean()), float(quad[:, 1].mean())
+    pts = [(float(x), float(y)) for x, y in quad]
+    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
     # y points down, so increasing angle is clockwise
-    pts = sorted(((float(x), float(y)) for x, y in quad), key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
+    pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
     sides = [math.hypot(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     if sides[0] + sides[2] > sides[1] + sides[3]:
         pts = pts[1:] + pts[:1]
     return np.float32(pts)
 
 
-def _distinct(found: list[FoundCard]) -> list[FoundCard]:
+def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]:
     """One quadrilateral per card: of outlines that overlap, the outermost well-supported one.
 
     A card gives several outlines (its edge, the inner line of its border, its
     picture's frame); once snapped most are the card's edge, and the card is the
     largest, unless it is much worse supported. Two cards edge to edge give one
-    outline round both as well: the well-supported outlines it swallowed are kept
-    with it as its ``parts``, for the deck to tell which it is.
+    outline round both as well: the well-supported outlines it swallowed (found, or
+    ``inner`` ones not snapped) are kept with it as its ``parts``, for the deck to tell
+    which it is.
     """
     found = sorted(found, key=lambda f: -f.area * (0.5 + f.support))
+    others = sorted(found + inner, key=lambda f: -f.area * f.support)
     kept: list[FoundCard] = []
     for f in found:
         if all(_overlap(f, k) < 0.5 for k in kept):
-            parts = [g for g in found if g is not f and g.support >= 0.8
+            parts = [g for g in others if g is not f and g.support >= 0.8
                      and ALTERNATIVE * f.area < g.area < 0.8 * f.area and _inside(g.corners, f) > 0.7]
             kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts[:PARTS])))
     return kept
@@ -493,7 +507,7 @@ ALTERNATIVE = 0.25
 """Least size (a share of an outline's area) of an outline inside it that may be a card
 on its own."""
 
-PARTS = 3
+PARTS = 2
 """Most outlines inside an outline kept as the cards it may be instead."""
 
 def _inside(quad: np.ndarray, card: FoundCard) -> float:
