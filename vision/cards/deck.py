@@ -50,6 +50,9 @@ MARGIN = 0.03
 SHORTLIST = 6
 """Most cards compared closely with each card seen (the closest by signature)."""
 
+TWINS = 16
+"""Most look-alikes of each example compared with it when the deck is loaded."""
+
 FAR = 1.6
 """Signature distance, over the closest card's, beyond which a card is not shortlisted
 (besides the closest two): the right card is within 1.1 of the closest in tests."""
@@ -150,7 +153,9 @@ class Deck:
         self._weights = _cell_weights(sigs, self._owner)
         # Both ways up: a card seen upside down has its cells in reverse order.
         self._sigs = np.stack([sigs, sigs[:, ::-1]])  # ways x examples x cells x features
-        self._check_duplicates()
+        # For each example, the look-alike cards and where they differ from it.
+        self._twins: list[list[tuple[int, np.ndarray]]] = [[] for _ in self._faces]
+        self._compare_examples()
 
     @classmethod
     def load(cls, folder: str | Path) -> Deck:
@@ -208,6 +213,7 @@ class Deck:
         fitting = [c for c in ranked if c.fits]
         named = len(fitting) == 1 or (len(fitting) > 1 and all(
             _outweighs(best, c) for c in fitting[1:]))
+        named = named and not self._hidden_twin(best, {c.name for c in candidates})
         if named:
             # How clearly the answer stands: its margin under the limits, and the next
             # card's distance over them.
@@ -220,23 +226,26 @@ class Deck:
         doubt = min(best.badness, 1.0) if not fitting else 0.5
         return Match(None, 0.5 + 0.5 * doubt, best.turned, self.names[best.name])
 
-    def _shortlist(self, face: Face) -> list[tuple[int, int, bool, float]]:
-        """The closest cards by signature: (name, example, turned, distance), closest first."""
+    def _shortlist(self, face: Face, most: int = SHORTLIST, far: float = FAR, besides: int = -1
+                   ) -> list[tuple[int, int, bool, float]]:
+        """The closest cards by signature: (name, example, turned, distance), closest first
+        (leaving out the name ``besides``)."""
         diff = self._sigs - face.signature[None, None]
         cells = np.minimum(np.einsum("wecf,wecf->wec", diff, diff), CAP)
         distance = cells @ self._weights  # ways x examples
         way, example = np.unravel_index(np.argsort(distance, axis=None), distance.shape)
         picks: list[tuple[int, int, bool, float]] = []
-        seen: set[int] = set()
-        closest = float(distance[way[0], example[0]])
+        seen: set[int] = {besides}
+        closest = 0.0
         for w, e in zip(way, example):
             owner = int(self._owner[e])
             if owner not in seen:
-                if len(picks) >= 2 and distance[w, e] > FAR * closest:
+                closest = closest or float(distance[w, e])
+                if len(picks) >= 2 and distance[w, e] > far * closest:
                     break
                 seen.add(owner)
                 picks.append((owner, int(e), bool(w), float(distance[w, e])))
-                if len(picks) == SHORTLIST:
+                if len(picks) == most:
                     break
         return picks
 
@@ -272,20 +281,43 @@ class Deck:
                 ways[c.turned], self._faces[c.example], None, openings[c.turned]))
         return candidates
 
-    def _check_duplicates(self) -> None:
-        """Warn of two names whose photos show the same card (they fit each other)."""
+    def _compare_examples(self) -> None:
+        """Compare each example with its look-alikes, both ways up: two names whose photos
+        show the same card (they fit each other) are warned of; for the others, where
+        they differ is kept (see :meth:`_hidden_twin`)."""
         for i, face in enumerate(self._faces):
-            for c in self._close_look(face, self._shortlist(face)):
-                owner = int(self._owner[i])
-                if c.name > owner and c.fits:
-                    message = (f"cards {self.names[owner]!r} and {self.names[c.name]!r} look the "
-                               "same in their photos: they cannot be told apart")
-                    if message not in self.warnings:
-                        self.warnings.append(message)
-                        log.warning("%s", message)
+            owner = int(self._owner[i])
+            ways = (face, face.turned())
+            for name, example, _, _ in self._shortlist(face, TWINS, 2 * FAR, owner):
+                for turned in (False, True):
+                    c = _Candidate(name, example, turned, compare(ways[turned], self._faces[example]))
+                    if c.fits:
+                        pair = sorted((self.names[owner], self.names[name]))
+                        message = (f"cards {pair[0]!r} and {pair[1]!r} look the same in their "
+                                   "photos: they cannot be told apart")
+                        if message not in self.warnings:
+                            self.warnings.append(message)
+                            log.warning("%s", message)
+                    excess = np.clip(c.likeness.difference - CLEAR, 0, None)
+                    self._twins[example].append(
+                        (owner, cv2.resize(excess, _HALF, interpolation=cv2.INTER_AREA)))
+
+    def _hidden_twin(self, best: _Candidate, checked: set[int]) -> bool:
+        """True when a card of the deck not compared closely (``checked`` are) differs
+        from ``best`` only where ``best``'s card was covered: it could be that card."""
+        covering = best.likeness.covering
+        if not covering.any():
+            return False
+        shown = cv2.resize(covering.astype(np.uint8), _HALF, interpolation=cv2.INTER_AREA) == 0
+        for owner, excess in self._twins[best.example]:
+            if owner not in checked and 4 * float(excess[shown].sum()) < DECISIVE:
+                return True
+        return False
 
 
 _TURN = np.float32([[-1, 0, SIZE[0] - 1], [0, -1, SIZE[1] - 1], [0, 0, 1]])
+
+_HALF = (SIZE[0] // 2, SIZE[1] // 2)
 """Turning a face upside down, as a homography (its own inverse)."""
 
 
