@@ -102,6 +102,13 @@ be a pixel or two off, so there the table or the card's rim shows by turns."""
 _INSIDE = np.zeros(SIZE[::-1], np.float32)
 _INSIDE[RIM:-RIM, RIM:-RIM] = 1
 
+BORDER = 8
+"""Face pixels along the card's edge where a difference is no contradiction: an outline
+a little off shifts the card's own border there (a card's print starts further in)."""
+
+_CORE = np.zeros(SIZE[::-1], bool)
+_CORE[BORDER:-BORDER, BORDER:-BORDER] = True
+
 
 OPENING = 0.1
 """Least share of a side, hidden in one stretch, taken for something lying across it
@@ -187,7 +194,7 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
         covered |= _touching(foreign, opening)
     # The largest patch counts: another card's rune is one patch; light and noise leave
     # small scattered ones.
-    inside = (clear & ~covered).astype(np.uint8)
+    inside = (clear & ~covered & _CORE).astype(np.uint8)
     count, patches = cv2.connectedComponents(inside, connectivity=8)
     excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
     contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0

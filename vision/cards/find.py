@@ -74,6 +74,10 @@ class FoundCard:
     def __post_init__(self) -> None:
         object.__setattr__(self, "area", float(cv2.contourArea(self.corners.astype(np.float32))))
 
+    def overlap(self, other: FoundCard) -> float:
+        """Area shared with ``other`` over the smaller one's area."""
+        return _overlap(self, other)
+
 
 def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06) -> list[FoundCard]:
     """Every card-shaped quadrilateral in ``image`` (BGR or grey), largest first.

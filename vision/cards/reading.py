@@ -16,7 +16,7 @@ import numpy as np
 
 from .deck import Deck, card_outline, seen_card
 from .find import FoundCard, find_cards
-from .find import _overlap
+from .meaning import meaning_of
 
 __all__ = ["CardReading", "SeenCard", "read_cards"]
 
@@ -64,8 +64,14 @@ class CardReading:
         """
         return tuple(sorted(c.name or "?" for c in self.cards))
 
-    def to_json(self) -> dict[str, Any]:
-        return {"cards": [c.to_json() for c in self.cards]}
+    def to_json(self, kind: str | None = None) -> dict[str, Any]:
+        """The reading as JSON; with a deck ``kind``, each card also has the ``action``
+        it stands for (:mod:`vision.cards.meaning`; None when it stands for nothing)."""
+        cards = [c.to_json() for c in self.cards]
+        if kind:
+            for card in cards:
+                card["action"] = meaning_of(card["name"], kind)
+        return {"cards": cards}
 
 
 def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardReading:
@@ -79,7 +85,7 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
             named: list[SeenCard] = []
             taken: list[FoundCard] = []
             for part in found.parts:
-                if any(_overlap(part, t) > 0.2 for t in taken):
+                if any(part.overlap(t) > 0.2 for t in taken):
                     continue
                 inside = _seen(frame, part, deck)
                 if inside.name is not None:
