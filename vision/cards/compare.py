@@ -95,6 +95,10 @@ REACH = 0.45
 """How far into a card (a share of its width) something lying across its edge may
 cover it: a fingertip over a card reaches a third of the way in."""
 
+BODY = 0.005
+"""Least share of a card that something lying across it, of another colour than the
+card, takes up (a fingertip over a card: some 5%)."""
+
 RIM = 5
 """Face pixels along the card's edge left out of the comparison: the outline found may
 be a pixel or two off, so there the table or the card's rim shows by turns."""
@@ -190,15 +194,19 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
     covered = washed & clear
     if opening is not None and opening.any():
         reach = cv2.distanceTransform((~opening).astype(np.uint8), cv2.DIST_L2, 3) < REACH * SIZE[0]
-        foreign = ((difference > FAINT) | _recoloured(seen, example, warp)) & reach
-        covered |= _touching(foreign, opening)
+        recoloured = _recoloured(seen, example, warp) & reach
+        # Only a thing of some size (a finger, a card) covers: an outline hidden by a
+        # table much like the card's edge has nothing of another colour beside it.
+        if _touching(recoloured, opening).sum() >= BODY * SIZE[0] * SIZE[1]:
+            covered |= _touching(((difference > FAINT) | recoloured) & reach, opening)
     # The largest patch counts: another card's rune is one patch; light and noise leave
     # small scattered ones.
     inside = (clear & ~covered & _CORE).astype(np.uint8)
     count, patches = cv2.connectedComponents(inside, connectivity=8)
     excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
     contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
-    shown = ~covered & ~washed & (_INSIDE > 0)
+    # What lies on the card shades and blurs what is just beside it too.
+    shown = ~(cv2.dilate(covered.astype(np.uint8), _BESIDE) > 0) & ~washed & (_INSIDE > 0)
     fit = float(np.minimum(difference[shown], 2.0).mean()) if shown.any() else 2.0
     return Likeness(fit, contradiction, float(covered.mean()), warp, difference, covered)
 
@@ -212,35 +220,23 @@ def _touching(mask: np.ndarray, seeds: np.ndarray) -> np.ndarray:
     return touching[labels]
 
 
-RECOLOURED = 0.25
-"""Difference of colour (log of each channel, the light evened out) that marks something
-other than the card lying on it: a finger over white card is some 0.4."""
+_BESIDE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+"""Just beside something lying on a card: three face pixels round."""
 
-_HALF = (SIZE[0] // 2, SIZE[1] // 2)
-_GRID = np.stack(np.meshgrid(np.linspace(-1, 1, 12), np.linspace(-1, 1, 17)), axis=-1).reshape(-1, 2)
-_PLANE = np.hstack([_GRID, np.ones((len(_GRID), 1))]).astype(np.float32)
-_SPAN = np.stack(np.meshgrid(np.linspace(-1, 1, _HALF[0]), np.linspace(-1, 1, _HALF[1])),
-                 axis=-1).astype(np.float32)
+RECOLOURED = 0.06
+"""Difference of tint (:func:`vision.cards.face.tint`) that marks something other than
+the card lying on it: a finger over white card is some 0.08, over print more."""
+
 _TO_HALF = np.float32([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
 
 
 def _recoloured(seen: Face, example: Face, warp: np.ndarray) -> np.ndarray:
-    """Where the seen card's colour is not the example's, once the light (how much, what
-    colour, brighter towards one side) is evened out. Worked out at half size: a finger
-    is large."""
+    """Where the seen card's tint is not the example's (a lamp's colour evened out)."""
     half = _TO_HALF @ warp @ np.linalg.inv(_TO_HALF)
-    lined_up = cv2.warpPerspective(seen.shade, half, _HALF, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+    lined_up = cv2.warpPerspective(seen.tint, half, (SIZE[0] // 2, SIZE[1] // 2),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
-    ratio = lined_up - example.shade
-    coarse = cv2.resize(ratio, (12, 17), interpolation=cv2.INTER_AREA).reshape(-1, 3)
-    # The light as a plane per channel, fitted twice: the second time without the
-    # cells the first fit leaves far off (a finger).
-    keep = np.ones(len(coarse), bool)
-    for _ in range(2):
-        plane, *_ = np.linalg.lstsq(_PLANE[keep], coarse[keep], rcond=None)
-        keep = np.abs(coarse - _PLANE @ plane).max(axis=1) < RECOLOURED
-        if keep.sum() < 8:
-            break
-    light = _SPAN[..., 0:1] * plane[0] + _SPAN[..., 1:2] * plane[1] + plane[2]
-    off = (np.abs(ratio - light).max(axis=2) > RECOLOURED).astype(np.uint8)
+    change = lined_up - example.tint
+    change -= np.median(change.reshape(-1, 2), axis=0)
+    off = (np.abs(change).max(axis=2) > RECOLOURED).astype(np.uint8)
     return cv2.resize(off, SIZE, interpolation=cv2.INTER_NEAREST) > 0

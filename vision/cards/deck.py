@@ -81,7 +81,7 @@ DECISIVE = 20.0
 """Clear difference, hidden under a finger for one fitting card but not for another,
 that tells the two apart (a rune: some 100)."""
 
-ORIENTATION = 1.3
+ORIENTATION = 1.6
 """A card's other way up is aligned too when its closest card is this near (signature
 distance over the closest's): cards that look alike either way up."""
 
@@ -272,9 +272,11 @@ class Deck:
         candidates = [_Candidate(name, example, turned, compare(
             ways[turned], self._faces[example], warps[turned], openings[turned]))
             for name, example, turned, _ in shortlist]
+        # The runner-up by signature, and any that nearly fit: their example may have
+        # been taken a little differently (its outline a border's width in, say).
         order = sorted((i for i in range(len(candidates))
-                        if i not in aligned and 0 < candidates[i].badness < NEAR_FIT),
-                       key=lambda i: candidates[i].badness)
+                        if i not in aligned and (i == 1 or 0 < candidates[i].badness < NEAR_FIT)),
+                       key=lambda i: (i != 1, candidates[i].badness))
         for i in order[:REALIGN]:
             c = candidates[i]
             candidates[i] = _Candidate(c.name, c.example, c.turned, compare(

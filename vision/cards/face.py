@@ -10,9 +10,8 @@ holds three views of the same rectified picture, each for one step of naming a c
   colour or a glare spot that leaves some contrast does not count, and a rune stroke counts
   as much in a dim corner as in the middle;
 * ``coarse``: ``detail`` at half size, for aligning a seen card onto an example;
-* ``shade``: the log of each colour channel at half size, so that a seen card's colours over an
-  example's are a difference, even where the light differs, and a finger lying over
-  the card stands out of it;
+* ``tint``: the colour without its brightness, at half size, so that a finger (or
+  anything else lying over the card) stands out from it whatever the light;
 * ``glare``: where the picture is washed out (white to the camera): what the card
   shows there is lost, whatever it is.
 
@@ -26,7 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["CELL", "Face", "SIZE", "glare", "shade", "signature"]
+__all__ = ["CELL", "Face", "SIZE", "glare", "signature", "tint"]
 
 SIZE = (96, 136)
 """Width and height of a face, in pixels: a playing card's proportions (63 x 88 mm)."""
@@ -53,7 +52,7 @@ class Face:
     colour: np.ndarray
     detail: np.ndarray
     coarse: np.ndarray
-    shade: np.ndarray
+    tint: np.ndarray
     glare: np.ndarray
     signature: np.ndarray
 
@@ -66,12 +65,12 @@ class Face:
         detail = even_light(grey)
         coarse = cv2.resize(detail, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
         colour = card if card.ndim == 3 else cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        return cls(colour, detail, coarse, shade(colour), glare(grey), signature(card))
+        return cls(colour, detail, coarse, tint(colour), glare(grey), signature(card))
 
     def turned(self) -> Face:
         """The same card upside down."""
         return Face(cv2.rotate(self.colour, cv2.ROTATE_180), self.detail[::-1, ::-1].copy(),
-                    self.coarse[::-1, ::-1].copy(), self.shade[::-1, ::-1].copy(),
+                    self.coarse[::-1, ::-1].copy(), self.tint[::-1, ::-1].copy(),
                     self.glare[::-1, ::-1].copy(),
                     self.signature[::-1].copy())
 
@@ -92,10 +91,14 @@ def even_light(grey: np.ndarray) -> np.ndarray:
     return centred / (spread + floor)
 
 
-def shade(colour: np.ndarray) -> np.ndarray:
-    """Log of each colour channel, at half size (float32, 3 channels)."""
+def tint(colour: np.ndarray) -> np.ndarray:
+    """Blue and red over green, each as a share of the brightness, at half size and
+    softened (float32, 2 channels). A shadow leaves it alone; dark print, whose colour is
+    mostly noise, counts little (the share is of the brightness plus a constant)."""
     half = cv2.resize(colour, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
-    return np.log(half.astype(np.float32) + 8.0)
+    b, g, r = cv2.split(cv2.GaussianBlur(half, (0, 0), 1.0).astype(np.float32))
+    total = b + g + r + 90.0
+    return np.dstack([(b - g) / total, (r - g) / total])
 
 
 WASHED_OUT = 248
