@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from .compare import CLEAR, Likeness, align, compare, open_rim
-from .face import SIZE, Face
+from .face import CELL, SIZE, Face
 from .find import find_cards, rectify, rectify_target
 
 __all__ = ["Deck", "DeckError", "IMAGE_SUFFIXES", "MARGIN", "Match", "SIZE", "card_outline",
@@ -325,14 +325,23 @@ _HALF = (SIZE[0] // 2, SIZE[1] // 2)
 
 def _cell_weights(sigs: np.ndarray, owner: np.ndarray) -> np.ndarray:
     """How much each signature cell tells the deck's cards apart (1/4 for cells every
-    card shares: a title on every card says nothing, the runes say it all)."""
+    card shares: a title on every card says nothing, the runes say it all).
+
+    The outermost cells count for nothing: an outline found a border's width in or
+    out shifts the card's edge there by a cell, while its middle hardly moves.
+    """
     names = int(owner.max()) + 1
     if names < 2:
-        return np.ones(sigs.shape[1], np.float32)
-    means = np.stack([sigs[owner == i].mean(axis=0) for i in range(names)])
-    spread = np.minimum(((means - means.mean(axis=0)) ** 2).sum(axis=2), CAP).mean(axis=0)
-    spread /= max(float(spread.max()), 1e-6)
-    return (0.25 + spread).astype(np.float32)
+        weights = np.ones(sigs.shape[1], np.float32)
+    else:
+        means = np.stack([sigs[owner == i].mean(axis=0) for i in range(names)])
+        spread = np.minimum(((means - means.mean(axis=0)) ** 2).sum(axis=2), CAP).mean(axis=0)
+        spread /= max(float(spread.max()), 1e-6)
+        weights = (0.25 + spread).astype(np.float32)
+    rim = np.ones((SIZE[1] // CELL, SIZE[0] // CELL), bool)
+    rim[1:-1, 1:-1] = False
+    weights[rim.ravel()] = 0.0
+    return weights
 
 
 def _outweighs(a: _Candidate, b: _Candidate) -> bool:
