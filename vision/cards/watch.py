@@ -19,7 +19,6 @@ card with its ``action`` when the deck has a kind (see :mod:`vision.cards.meanin
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ import cv2
 import numpy as np
 
 from companion.config import ConfigError, load_config, read_section
+from vision.publish import VisionPublisher, report_settled
 from vision.settings import load_settings
 from vision.settle import Settled, Settler, settled_stream
 from vision.sources import open_source
@@ -85,8 +85,6 @@ def register(sub: Any) -> None:
 
 
 def run_watch(args: argparse.Namespace) -> int:
-    from vision.publish import VisionPublisher  # only a watcher that publishes needs paho
-
     try:
         camera, settings = load_settings(args.config)
         cards = read_section(CardsConfig, load_config(args.config).section("cards"), "cards")
@@ -106,20 +104,7 @@ def run_watch(args: argparse.Namespace) -> int:
         publisher = VisionPublisher(settings.table, settings.broker_host, settings.broker_port)
         publisher.start()
     settler: Settler[CardReading] = Settler(args.frames or settings.settle_frames, settings.motion)
-    try:
-        for settled in settled_cards(source.frames(), deck, settler, max_cards=cards.max_cards):
-            payload = settled.reading.to_json(deck.kind)
-            print(json.dumps({"frame": settled.index, **payload}), flush=True)
-            if publisher is not None:
-                h, w = settled.frame.shape[:2]
-                picture = card_overlay(settled.frame, settled.reading, settings.overlay_width) \
-                    if settings.overlay else None
-                publisher.publish("card", payload, size=(w, h), overlay=picture,
-                                  quality=settings.overlay_quality)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        source.close()
-        if publisher is not None:
-            publisher.stop()
+    report_settled(settled_cards(source.frames(), deck, settler, max_cards=cards.max_cards),
+                   "card", publisher, settings, payload=partial(CardReading.to_json, kind=deck.kind),
+                   overlay=card_overlay, source=source)
     return 0
