@@ -194,11 +194,15 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
     covered = washed & clear
     if opening is not None and opening.any():
         reach = cv2.distanceTransform((~opening).astype(np.uint8), cv2.DIST_L2, 3) < REACH * SIZE[0]
-        recoloured = _recoloured(seen, example, warp) & reach
-        # Only a thing of some size (a finger, a card) covers: an outline hidden by a
-        # table much like the card's edge has nothing of another colour beside it.
-        if _touching(recoloured, opening).sum() >= BODY * SIZE[0] * SIZE[1]:
-            covered |= _touching(((difference > FAINT) | recoloured) & reach, opening)
+        # A finger: of another colour than the card, entering where the outline is
+        # hidden, and of some size (an outline hidden by a table much like the card's
+        # edge has nothing beside it). It covers itself and its own outline, no more:
+        # print that differs beyond it is the card's own.
+        body = _touching(_recoloured(seen, example, warp) & reach, opening)
+        if body.sum() >= BODY * SIZE[0] * SIZE[1]:
+            covered |= cv2.dilate(body.astype(np.uint8), _BESIDE) > 0
+        # A card lying over it: other print all the way from the hidden outline.
+        covered |= _touching(clear & reach, opening)
     # The largest patch counts: another card's rune is one patch; light and noise leave
     # small scattered ones.
     inside = (clear & ~covered & _CORE).astype(np.uint8)
