@@ -37,10 +37,10 @@ import numpy as np
 
 from .compare import CLEAR, Likeness, align, compare, open_rim
 from .face import CELL, SIZE, Face
-from .find import find_cards, rectify, rectify_target
+from .find import find_cards, rectify
 
-__all__ = ["Deck", "DeckError", "IMAGE_SUFFIXES", "MARGIN", "Match", "SIZE", "card_outline",
-           "example_card", "seen_card"]
+__all__ = ["Deck", "DeckError", "IMAGE_SUFFIXES", "MARGIN", "Match", "SIZE", "example_card",
+           "seen_card"]
 
 log = logging.getLogger(__name__)
 
@@ -99,15 +99,12 @@ class Match:
     ``turned`` is True when the card lies upside down relative to its examples.
     ``confidence`` is the certainty of the answer given, 0.5 (a coin toss) to 1 (for
     an unknown card: that it is unknown). ``runner_up`` is the closest other card.
-    ``warp`` takes the example's face pixels to the seen face's (upright as seen,
-    before any turning), for the answer given; None for an unknown card.
     """
 
     name: str | None
     confidence: float
     turned: bool
     runner_up: str | None = None
-    warp: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,11 +215,8 @@ class Deck:
             # How clearly the answer stands: its margin under the limits, and the next
             # card's distance over them.
             gap = min(others[0].badness, 1.0) if others and not others[0].fits else 0.5
-            warp = best.likeness.warp
-            if best.turned:  # the example's pixels on the face as seen, not turned round
-                warp = _TURN @ warp
             return Match(self.names[best.name], 0.5 + 0.5 * min(_margin(best.likeness), gap),
-                         best.turned, runner_up, warp)
+                         best.turned, runner_up)
         doubt = min(best.badness, 1.0) if not fitting else 0.5
         return Match(None, 0.5 + 0.5 * doubt, best.turned, self.names[best.name])
 
@@ -378,22 +372,6 @@ def seen_card(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """
     big = rectify(image, corners, (2 * SIZE[0], 2 * SIZE[1]), MARGIN)
     return cv2.resize(big, SIZE, interpolation=cv2.INTER_AREA)
-
-
-_HALVE = np.float32([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
-"""Pixels of the twice-size warp to face pixels (pixel centres kept)."""
-
-
-def card_outline(corners: np.ndarray, warp: np.ndarray) -> np.ndarray:
-    """Where the corners of an example's card lie in the frame, for a card seen inside
-    ``corners`` (as given to :func:`seen_card`) and aligned onto the example by ``warp``
-    (:attr:`Match.warp`): the card's own corners from its top-left, clockwise."""
-    w, h = 2 * SIZE[0], 2 * SIZE[1]
-    target = rectify_target((w, h), MARGIN)
-    to_face = _HALVE @ cv2.getPerspectiveTransform(np.float32(corners), target)
-    own = cv2.perspectiveTransform(target[None], _HALVE)  # the card's corners on a face
-    on_seen = cv2.perspectiveTransform(own, warp.astype(np.float32))
-    return cv2.perspectiveTransform(on_seen, np.linalg.inv(to_face).astype(np.float32))[0]
 
 
 def example_card(image: np.ndarray) -> np.ndarray | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .deck import Deck, card_outline, seen_card
+from .deck import Deck, seen_card
 from .find import FoundCard, find_cards
 from .meaning import meaning_of
 
@@ -100,8 +100,6 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
 
 def _seen(frame: np.ndarray, found: FoundCard, deck: Deck) -> SeenCard:
     match = deck.identify(seen_card(frame, found.corners), found.edge_seen)
-    if match.warp is not None:  # lined up with its example: the card's exact outline
-        corners = card_outline(found.corners, match.warp)
-    else:
-        corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
+    # The outline as found, from the corner that is the example's top-left.
+    corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
     return SeenCard(match.name, corners, match.confidence)
