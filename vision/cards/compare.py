@@ -7,12 +7,14 @@ best lines its detail up with the example's. Then the two are compared pixel by
 pixel (:func:`compare`), which gives a :class:`Likeness`:
 
 * where the two differ, and by how much (``difference``, in units of local contrast);
-* which of those differences are *covered*: a finger or another card over the card
-  enters from outside, so a patch of difference joined to the card's edge is taken
-  for something lying on the card, and neither counts for nor against the example;
-* which are *contradictions*: a patch of clear difference inside the card, with the
-  card's own picture all round it, is the card showing something the example does
-  not (a different rune): the card is not this example.
+* which of those differences are *covered*, and count neither for nor against the
+  example: a finger enters from outside the card, where the finder did not see the
+  card's outline (:func:`open_rim`), and is of another tint than the card; another
+  card lying over it differs all the way from that hidden stretch of outline; a glare
+  spot washes out whatever print is under it;
+* which are *contradictions*: the largest patch of clear difference that is not
+  covered, is the card showing something the example does not (another rune): the
+  card is not this example.
 
 The deck (:mod:`vision.cards.deck`) decides from the likenesses of the few examples
 a card can be which one it is, if any.
@@ -86,10 +88,6 @@ def align(seen: Face, example: Face) -> np.ndarray:
 
 PLAIN = 0.3
 """Detail (local contrast units) under which a washed-out patch shows nothing."""
-
-FAINT = 0.3
-"""Difference that joins a clear one to the card's edge: a finger's outline over plain
-card is faint, its tip over the card's print is clear."""
 
 REACH = 0.45
 """How far into a card (a share of its width) something lying across its edge may
@@ -179,11 +177,6 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
                                    borderMode=cv2.BORDER_REPLICATE)
     diff = lined_up - example.detail
     difference = cv2.GaussianBlur(diff * diff, (0, 0), 2.0) * _INSIDE
-    # Something lying across the card enters where its outline was hidden: what differs
-    # there (its outline, the print it hides) or is another colour than the card (its
-    # skin, its shadow) and is joined to the hidden stretch lies on the card, as far in
-    # as a finger reaches. Clear differences elsewhere are the card's own picture,
-    # unlike the example's.
     clear = difference > CLEAR
     # A glare spot hides the print under it, like a finger, but anywhere; it cannot add
     # print, so only where the card shows nothing at all.
