@@ -180,9 +180,10 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
     clear = difference > CLEAR
     # A glare spot hides the print under it, like a finger, but anywhere; it cannot add
     # print, so only where the card shows nothing at all.
-    washed = cv2.warpPerspective(seen.glare, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
-                                 borderMode=cv2.BORDER_REPLICATE) > 0
-    if washed.any():
+    washed = np.zeros_like(clear)
+    if seen.glare.any():
+        washed = cv2.warpPerspective(seen.glare, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE) > 0
         washed &= cv2.GaussianBlur(np.abs(lined_up), (0, 0), 1.5) < PLAIN
     covered = washed & clear
     if opening is not None and opening.any():
@@ -203,7 +204,11 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
     excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
     contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
     # What lies on the card shades and blurs what is just beside it too.
-    shown = ~(cv2.dilate(covered.astype(np.uint8), _BESIDE) > 0) & ~washed & (_INSIDE > 0)
+    shown = _INSIDE > 0
+    if covered.any():
+        shown = shown & ~(cv2.dilate(covered.astype(np.uint8), _BESIDE) > 0)
+    if washed.any():
+        shown = shown & ~washed
     fit = float(np.minimum(difference[shown], 2.0).mean()) if shown.any() else 2.0
     return Likeness(fit, contradiction, float(covered.mean()), warp, difference, covered)
 

@@ -251,7 +251,7 @@ class Deck:
         The cards of a deck mostly share a layout, so one alignment (onto the closest
         card, each way up that is close) serves them all for a first look.
         """
-        ways = (face, face.turned())
+        ways = _Ways(face)
         openings = (opening, None if opening is None else opening[::-1, ::-1])
         warps: dict[bool, np.ndarray] = {}
         aligned: set[int] = set()
@@ -268,9 +268,12 @@ class Deck:
             for name, example, turned, _ in shortlist]
         # The runner-up by signature, and any that nearly fit: their example may have
         # been taken a little differently (its outline a border's width in, say).
-        order = sorted((i for i in range(len(candidates))
-                        if i not in aligned and (i == 1 or 0 < candidates[i].badness < NEAR_FIT)),
-                       key=lambda i: (i != 1, candidates[i].badness))
+        # (unless the closest fits and the runner-up is not close)
+        contender = len(shortlist) > 1 and (
+            not candidates[0].fits or shortlist[1][3] <= ORIENTATION * closest)
+        order = sorted((i for i in range(len(candidates)) if i not in aligned and (
+            (i == 1 and contender) or 0 < candidates[i].badness < NEAR_FIT)),
+            key=lambda i: (i != 1, candidates[i].badness))
         for i in order[:REALIGN]:
             c = candidates[i]
             candidates[i] = _Candidate(c.name, c.example, c.turned, compare(
@@ -315,6 +318,19 @@ _TURN = np.float32([[-1, 0, SIZE[0] - 1], [0, -1, SIZE[1] - 1], [0, 0, 1]])
 
 _HALF = (SIZE[0] // 2, SIZE[1] // 2)
 """Turning a face upside down, as a homography (its own inverse)."""
+
+
+class _Ways:
+    """A face and, made when first asked for, the same face upside down: ``ways[turned]``."""
+
+    def __init__(self, face: Face) -> None:
+        self._faces: list[Face | None] = [face, None]
+
+    def __getitem__(self, turned: bool) -> Face:
+        face = self._faces[turned]
+        if face is None:
+            face = self._faces[turned] = self._faces[0].turned()  # type: ignore[union-attr]
+        return face
 
 
 def _cell_weights(sigs: np.ndarray, owner: np.ndarray) -> np.ndarray:
@@ -367,10 +383,10 @@ def _margin(lk: Likeness) -> float:
 def seen_card(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The card inside ``corners`` as compared: the face size, the margin cut off.
 
-    Warped at twice the size and then shrunk, so a card larger than the face is
+    Warped at half as big again and then shrunk, so a card larger than the face is
     averaged down rather than sampled (its fine print would turn to noise).
     """
-    big = rectify(image, corners, (2 * SIZE[0], 2 * SIZE[1]), MARGIN)
+    big = rectify(image, corners, (3 * SIZE[0] // 2, 3 * SIZE[1] // 2), MARGIN)
     return cv2.resize(big, SIZE, interpolation=cv2.INTER_AREA)
 
 
