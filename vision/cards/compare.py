@@ -103,6 +103,11 @@ be a pixel or two off, so there the table or the card's rim shows by turns."""
 
 _INSIDE = np.zeros(SIZE[::-1], np.float32)
 _INSIDE[RIM:-RIM, RIM:-RIM] = 1
+_INSIDE_AREA = float(_INSIDE.sum())
+
+FAR_OFF = 0.25
+"""Mean difference over a card beyond which, nothing covering it, it is plainly not the
+example (the same card: about 0.02; another card of a deck of look-alikes: 0.05-0.1)."""
 
 BORDER = 8
 """Face pixels along the card's edge where a difference is no contradiction: an outline
@@ -177,6 +182,13 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
                                    borderMode=cv2.BORDER_REPLICATE)
     diff = lined_up - example.detail
     difference = cv2.GaussianBlur(diff * diff, (0, 0), 2.0) * _INSIDE
+    open_rim_given = opening is not None and opening.any()
+    if not open_rim_given and not seen.glare.any():
+        # Nothing can cover the card: a card far from the example needs no closer look.
+        mean = float(np.minimum(difference, 2.0).sum()) / _INSIDE_AREA
+        if mean > FAR_OFF:
+            nothing = np.zeros(difference.shape, bool)
+            return Likeness(mean, float("inf"), 0.0, warp, difference, nothing)
     clear = difference > CLEAR
     # A glare spot hides the print under it, like a finger, but anywhere; it cannot add
     # print, so only where the card shows nothing at all.
@@ -186,7 +198,7 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
                                      borderMode=cv2.BORDER_REPLICATE) > 0
         washed &= cv2.GaussianBlur(np.abs(lined_up), (0, 0), 1.5) < PLAIN
     covered = washed & clear
-    if opening is not None and opening.any():
+    if open_rim_given:
         reach = cv2.distanceTransform((~opening).astype(np.uint8), cv2.DIST_L2, 3) < REACH * SIZE[0]
         # A finger: of another colour than the card, entering where the outline is
         # hidden, and of some size (an outline hidden by a table much like the card's
