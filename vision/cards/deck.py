@@ -99,12 +99,14 @@ class Match:
     ``turned`` is True when the card lies upside down relative to its examples.
     ``confidence`` is the certainty of the answer given, 0.5 (a coin toss) to 1 (for
     an unknown card: that it is unknown). ``runner_up`` is the closest other card.
+    ``distance`` is how far the closest card's signature is (see :meth:`Deck.distance`).
     """
 
     name: str | None
     confidence: float
     turned: bool
     runner_up: str | None = None
+    distance: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +202,16 @@ class Deck:
         """
         return self.identify_face(Face.of(card), open_rim(edge_seen))
 
+    def distance(self, face: Face) -> float:
+        """How far a face's signature is from the closest card's (0: the same picture):
+        a quick look, to tell which of a few outlines is most like a card of the deck."""
+        return self._shortlist(face, 1)[0][3]
+
     def identify_face(self, face: Face, opening: np.ndarray | None = None) -> Match:
         """Which card of the deck a face is; ``opening`` as for :func:`compare`."""
-        candidates = self._close_look(face, self._shortlist(face), opening)
+        shortlist = self._shortlist(face)
+        candidates = self._close_look(face, shortlist, opening)
+        closest = shortlist[0][3]
         ranked = sorted(candidates, key=lambda c: (c.badness, c.likeness.covered, c.likeness.fit))
         best = ranked[0]
         others = ranked[1:]
@@ -216,9 +225,9 @@ class Deck:
             # card's distance over them.
             gap = min(others[0].badness, 1.0) if others and not others[0].fits else 0.5
             return Match(self.names[best.name], 0.5 + 0.5 * min(_margin(best.likeness), gap),
-                         best.turned, runner_up)
+                         best.turned, runner_up, closest)
         doubt = min(best.badness, 1.0) if not fitting else 0.5
-        return Match(None, 0.5 + 0.5 * doubt, best.turned, self.names[best.name])
+        return Match(None, 0.5 + 0.5 * doubt, best.turned, self.names[best.name], closest)
 
     def _shortlist(self, face: Face, most: int = SHORTLIST, far: float = FAR, besides: int = -1
                    ) -> list[tuple[int, int, bool, float]]:

@@ -14,7 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from .deck import Deck, seen_card
+from .compare import open_rim
+from .deck import Deck, Match, seen_card
+from .face import Face
 from .find import FoundCard, find_cards
 from .meaning import meaning_of
 
@@ -78,16 +80,21 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
     """Find and name every card in ``frame`` (BGR)."""
     seen: list[SeenCard] = []
     for found in find_cards(frame, max_cards=max_cards):
-        card = _seen(frame, found, deck)
+        face = Face.of(seen_card(frame, found.corners))
+        card, match = _seen(face, found, deck)
         if card.name is None and found.parts:
             # Two cards edge to edge look like one card too: if some outline inside is a
-            # card of the deck, those are what lies there.
+            # card of the deck, those are what lies there. Only outlines that look more
+            # like a card of the deck than the whole are looked at closely.
             named: list[SeenCard] = []
             taken: list[FoundCard] = []
             for part in found.parts:
                 if any(part.overlap(t) > 0.2 for t in taken):
                     continue
-                inside = _seen(frame, part, deck)
+                inner = Face.of(seen_card(frame, part.corners))
+                if deck.distance(inner) > PART_NEARER * match.distance:
+                    continue
+                inside, _ = _seen(inner, part, deck)
                 if inside.name is not None:
                     named.append(inside)
                     taken.append(part)
@@ -98,8 +105,13 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
     return CardReading(tuple(seen[:max_cards]))
 
 
-def _seen(frame: np.ndarray, found: FoundCard, deck: Deck) -> SeenCard:
-    match = deck.identify(seen_card(frame, found.corners), found.edge_seen)
+PART_NEARER = 1.0
+"""How much nearer to a card of the deck (by signature) an outline inside an unknown
+card must be to be looked at closely as a card of its own."""
+
+
+def _seen(face: Face, found: FoundCard, deck: Deck) -> tuple[SeenCard, Match]:
+    match = deck.identify_face(face, open_rim(found.edge_seen))
     # The outline as found, from the corner that is the example's top-left.
     corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
-    return SeenCard(match.name, corners, match.confidence)
+    return SeenCard(match.name, corners, match.confidence), match
