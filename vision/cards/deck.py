@@ -53,6 +53,15 @@ SHORTLIST = 6
 TWINS = 16
 """Most look-alikes of each example compared with it when the deck is loaded."""
 
+FRAMING = 5
+"""Most look-alikes an example is lined up with to frame it as they are framed."""
+
+SAME_LAYOUT = 0.15
+"""Mean difference under which two cards share a layout (a frame, a title, text lines)."""
+
+REFRAME = 2.0
+"""Face pixels (at a corner) an example must be off its look-alikes to be framed again."""
+
 FAR = 1.6
 """Signature distance, over the closest card's, beyond which a card is not shortlisted
 (besides the closest two): the right card is within 1.1 of the closest in tests."""
@@ -148,13 +157,47 @@ class Deck:
         self.names: tuple[str, ...] = tuple(names)
         self._faces = [face for name in names for face in self.examples[name]]
         self._owner = np.array([i for i, name in enumerate(names) for _ in self.examples[name]])
+        self._index_signatures()
+        self._frame_examples()
+        # For each example, the look-alike cards and where they differ from it.
+        self._twins: list[list[tuple[int, np.ndarray]]] = [[] for _ in self._faces]
+        self._compare_examples()
+
+    def _index_signatures(self) -> None:
         sigs = np.stack([face.signature for face in self._faces])
         self._weights = _cell_weights(sigs, self._owner)
         # Both ways up: a card seen upside down has its cells in reverse order.
         self._sigs = np.stack([sigs, sigs[:, ::-1]])  # ways x examples x cells x features
-        # For each example, the look-alike cards and where they differ from it.
-        self._twins: list[list[tuple[int, np.ndarray]]] = [[] for _ in self._faces]
-        self._compare_examples()
+
+    def _frame_examples(self) -> None:
+        """Frame every example as its look-alikes are framed.
+
+        A teaching photo's outline may have been found a border's width inside the
+        card's edge (on a busy table), so that example shows the card a little larger
+        than the others do, and a card seen later, found by its edge, looks less like
+        it than it should. Lined up with the look-alikes of the deck that share its
+        layout, such an example shows how far off it is: it is warped back by the
+        middle of those alignments (when at least three agree).
+        """
+        framed = []
+        for i, face in enumerate(self._faces):
+            ways = _Ways(face)
+            warps = []
+            for _, example, turned, _ in self._shortlist(face, FRAMING, 2 * FAR, int(self._owner[i])):
+                lk = compare(ways[turned], self._faces[example])
+                if lk.fit < SAME_LAYOUT:
+                    warps.append(_TURN @ lk.warp @ _TURN if turned else lk.warp)
+            middle = np.median(np.stack(warps), axis=0) if len(warps) >= 3 else np.eye(3)
+            corners = np.float32([[0, 0], [SIZE[0], 0], [SIZE[0], SIZE[1]], [0, SIZE[1]]])
+            off = np.abs(cv2.perspectiveTransform(corners[None], middle.astype(np.float32))[0] - corners).max()
+            if off < REFRAME:
+                framed.append(face)
+                continue
+            framed.append(Face.of(cv2.warpPerspective(face.colour, middle.astype(np.float32), SIZE,
+                                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                                      borderMode=cv2.BORDER_REPLICATE)))
+        self._faces = framed
+        self._index_signatures()
 
     @classmethod
     def load(cls, folder: str | Path) -> Deck:
