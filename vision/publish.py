@@ -18,14 +18,18 @@ import base64
 import json
 import logging
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 import paho.mqtt.client as mqtt
 
 from vision.overlay import encode_jpeg
+from vision.settings import VisionConfig
+from vision.settle import Settled
+from vision.sources import FrameSource
 
-__all__ = ["SCHEMA", "VisionPublisher", "reading_payload"]
+__all__ = ["SCHEMA", "VisionPublisher", "reading_payload", "report_settled"]
 
 log = logging.getLogger(__name__)
 
@@ -95,3 +99,30 @@ class VisionPublisher:
             self.client.publish(self.status_topic, "offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def report_settled(settled: Iterable[Settled[Any]], kind: str, publisher: VisionPublisher | None,
+                   settings: VisionConfig, *, payload: Callable[[Any], dict[str, Any]],
+                   overlay: Callable[[np.ndarray, Any, int], np.ndarray],
+                   source: FrameSource | None = None) -> None:
+    """The loop of every ``watch`` command: print each settled reading as a JSON line
+    (``{"frame": N, ...payload}``) and, with a publisher, publish it on
+    ``vision/<kind>`` with its overlay (``overlay(frame, reading, width)``) as the
+    settings say; until the frames end or Ctrl-C, then let go of ``source`` and say
+    ``offline``."""
+    try:
+        for s in settled:
+            data = payload(s.reading)
+            print(json.dumps({"frame": s.index, **data}), flush=True)
+            if publisher is not None:
+                h, w = s.frame.shape[:2]
+                picture = overlay(s.frame, s.reading, settings.overlay_width) if settings.overlay else None
+                publisher.publish(kind, data, size=(w, h), overlay=picture,
+                                  quality=settings.overlay_quality)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if source is not None:
+            source.close()
+        if publisher is not None:
+            publisher.stop()

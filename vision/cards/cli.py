@@ -1,7 +1,8 @@
-"""Command line for card reading: ``card`` reads photos, ``teach-card`` builds a deck.
+"""Command line for card reading: ``card`` reads photos, ``teach-card`` builds a deck,
+``watch-cards`` (:mod:`vision.cards.watch`) reads a camera and publishes settled readings.
 
-``register(subparsers)`` adds both commands to the ``runes-vision`` parser; until
-then this module runs on its own: ``python -m vision.cards.cli card IMG --deck DIR``.
+``register(subparsers)`` adds the commands to the ``runes-vision`` parser; this module
+also runs on its own: ``python -m vision.cards.cli card IMG --deck DIR``.
 
 Examples::
 
@@ -22,9 +23,10 @@ from typing import Any
 
 import cv2
 
+from . import watch
 from .deck import IMAGE_SUFFIXES, Deck, DeckError
 from .find import find_cards, rectify
-from .meaning import KINDS, card_action
+from .meaning import KINDS
 from .overlay import draw_cards
 from .reading import read_cards
 
@@ -35,7 +37,7 @@ TAUGHT_SIZE = (360, 504)
 
 
 def register(subparsers: Any) -> None:
-    """Add ``card`` and ``teach-card`` to an argparse subparsers object."""
+    """Add ``card``, ``teach-card`` and ``watch-cards`` to an argparse subparsers object."""
     card = subparsers.add_parser("card", help="name the cards in photos against a deck",
                                  description="Find and name every card in each IMAGE.")
     card.add_argument("images", nargs="+", metavar="IMAGE", type=Path)
@@ -56,6 +58,7 @@ def register(subparsers: Any) -> None:
     teach.add_argument("photos", nargs="+", metavar="PHOTO", type=Path)
     teach.add_argument("--kind", choices=KINDS, help="record the deck's kind in deck.toml")
     teach.set_defaults(run=run_teach)
+    watch.register(subparsers)
 
 
 def run_card(args: argparse.Namespace) -> int:
@@ -76,10 +79,7 @@ def run_card(args: argparse.Namespace) -> int:
             continue
         reading = read_cards(frame, deck)
         ms = (time.perf_counter() - start) * 1000
-        result: dict[str, Any] = {"image": str(path), **reading.to_json(), "ms": round(ms, 1)}
-        if deck.kind:
-            for card in result["cards"]:
-                card["action"] = _meaning(card["name"], deck.kind)
+        result: dict[str, Any] = {"image": str(path), **reading.to_json(deck.kind), "ms": round(ms, 1)}
         if not reading.cards:
             result["note"] = "no card found in the image"
         if args.overlay:
@@ -87,15 +87,6 @@ def run_card(args: argparse.Namespace) -> int:
             cv2.imwrite(str(args.overlay / (path.stem + ".jpg")), draw_cards(frame, reading))
         _report(args, result)
     return status
-
-
-def _meaning(name: str | None, kind: str) -> str | None:
-    if name is None:
-        return None
-    try:
-        return card_action(name, kind)
-    except ValueError:
-        return None
 
 
 def _report(args: argparse.Namespace, result: dict[str, Any]) -> None:

@@ -6,18 +6,22 @@ in the photo is the example). An optional ``deck.toml`` says what kind of deck
 it is (``kind = "lokis-chosen"``), so a reading can become an action
 (:mod:`vision.cards.meaning`).
 
-Each example and each card seen by the camera is rectified to the same small
-upright picture and summed up as a grid of cells, each holding the directions
-of the picture's edges there (which light and shadow leave alone) and its
-colour relative to the card's own average (so a warm lamp does not matter).
-A card seen is compared with every example, both ways up, cell by cell.
+Naming a card takes two steps:
 
-Cells count by how much the deck's cards differ there: a title every card of
-a deck shares says nothing, the runes that alone tell two cards apart say it
-all. A cell that differs from the best example by more than a little is capped,
-so a finger over a corner costs that corner and no more. The answer is the best
-card, unless its likeness is too low (a card that is not in the deck) or a
-second card comes too close (the photo cannot tell them apart).
+1. **Shortlist.** The card's :class:`~vision.cards.face.Face` signature (edge
+   directions and colour per cell) is compared with every example, both ways up;
+   the few closest cards are the candidates. Cells count by how much the deck's
+   cards differ there, so in a deck of look-alikes the cells that tell them apart
+   decide the shortlist.
+2. **Close comparison.** The card is aligned onto the best candidate's example
+   and compared pixel by pixel with each candidate (:mod:`vision.cards.compare`);
+   the most promising are aligned onto their own example and compared again. A
+   candidate *fits* when the card shows nothing it does not (no contradiction),
+   little of the card is covered, and the rest is alike.
+
+The card is named when exactly one card of the deck fits. None fitting is a card
+not in the deck; two fitting is two cards the photo cannot tell apart (their
+difference is under a finger): both are answered "unknown", never a guess.
 """
 
 from __future__ import annotations
@@ -31,47 +35,64 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .compare import CLEAR, Likeness, align, compare, open_rim
+from .face import CELL, SIZE, Face
 from .find import find_cards, rectify
 
-__all__ = ["Deck", "DeckError", "Match", "SIZE", "signature", "IMAGE_SUFFIXES"]
+__all__ = ["Deck", "DeckError", "IMAGE_SUFFIXES", "MARGIN", "Match", "SIZE", "example_card",
+           "seen_card"]
 
 log = logging.getLogger(__name__)
-
-SIZE = (96, 136)
-"""Rectified card size (w, h) for comparing: a playing card's proportions."""
-
-CELL = 8
-"""Cell size in rectified pixels: 12 x 17 cells."""
 
 MARGIN = 0.03
 """Share cut from each edge before comparing, so an outline a little wide brings no table in."""
 
-BINS = 8
-"""Edge directions per cell (0..180 degrees: a card upside down has the same directions)."""
+SHORTLIST = 6
+"""Most cards compared closely with each card seen (the closest by signature)."""
 
-CAP = 0.5
-"""Most one cell can cost: a hand or a glare spot over part of a card costs that part only."""
+TWINS = 16
+"""Most look-alikes of each example compared with it when the deck is loaded."""
 
-ACCEPT = 0.65
-"""Least likeness for a name (1 is the example itself; another card scores lower)."""
+FRAMING = 5
+"""Most look-alikes an example is lined up with to frame it as they are framed."""
 
-CONTENDERS = 4
-"""How many runners-up are weighed against the best card where they differ from it."""
+SAME_LAYOUT = 0.15
+"""Mean difference under which two cards share a layout (a frame, a title, text lines)."""
 
-CONTEND = 0.15
-"""A runner-up this close in likeness is a contender."""
+REFRAME = 2.0
+"""Face pixels (at a corner) an example must be off its look-alikes to be framed again."""
 
-LEAD = 0.45
-"""Least lead (-1..1) over every contender, where they differ, for a name."""
+FAR = 1.6
+"""Signature distance, over the closest card's, beyond which a card is not shortlisted
+(besides the closest two): the right card is within 1.1 of the closest in tests."""
 
-CLEARLY = 0.12
-"""A cell is explained clearly better by another card when its distance is this much lower."""
+REALIGN = 2
+"""Most candidates besides the first aligned onto their own example before deciding."""
 
-CONTRADICTION = 0.3
-"""Most share of the card that another card may explain clearly better (see ``_contradiction``)."""
+NEAR_FIT = 1.0
+"""How far from fitting (:attr:`_Candidate.badness`) a candidate may be, aligned as
+the first was, to be aligned onto its own example and compared again."""
 
-SAME_CARD = 0.9
-"""Likeness between two names' examples above which they are taken for the same card."""
+CAP = 1.0
+"""Most one signature cell can count: a finger over part of a card costs that part only."""
+
+CONTRADICTION = 16.0
+"""Most clear difference inside the card (see :class:`~vision.cards.compare.Likeness`)
+for a fit: a rune of another card is some 100, noise and glare stay under 1."""
+
+COVERED = 0.3
+"""Most share of a card under a finger or another card for a fit."""
+
+FIT = 0.07
+"""Most mean difference over the uncovered card for a fit (the same card: about 0.02)."""
+
+DECISIVE = 20.0
+"""Clear difference, hidden under a finger for one fitting card but not for another,
+that tells the two apart (a rune: some 100)."""
+
+ORIENTATION = 1.6
+"""A card's other way up is aligned too when its closest card is this near (signature
+distance over the closest's): cards that look alike either way up."""
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
@@ -85,69 +106,47 @@ class Match:
     """Which card a rectified picture is: ``name`` None for a card not in the deck.
 
     ``turned`` is True when the card lies upside down relative to its examples.
-    ``likeness`` is the raw score (0..1) of the best card, ``confidence`` the
-    certainty of the answer given (for an unknown card: that it is unknown).
+    ``confidence`` is the certainty of the answer given, 0.5 (a coin toss) to 1 (for
+    an unknown card: that it is unknown). ``runner_up`` is the closest other card.
+    ``distance`` is how far the closest card's signature is (see :meth:`Deck.distance`).
     """
 
     name: str | None
     confidence: float
-    likeness: float
     turned: bool
     runner_up: str | None = None
-    lead: float = 1.0
-    against: float = 0.0
+    distance: float = 0.0
 
 
-def signature(card: np.ndarray) -> np.ndarray:
-    """Cells x features of a rectified card picture (``SIZE``), as compared by :class:`Deck`."""
-    grey = card if card.ndim == 2 else cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
-    grey = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 0.8)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    mag, ang = cv2.cartToPolar(gx, gy)
-    pos = (ang % np.pi) * (BINS / np.pi)
-    low = np.floor(pos).astype(np.int32) % BINS
-    frac = pos - np.floor(pos)
-    cols, rows = SIZE[0] // CELL, SIZE[1] // CELL
-    hist = np.zeros((rows, cols, BINS), np.float32)
-    for b in range(BINS):
-        plane = mag * ((low == b) * (1 - frac) + (((low + 1) % BINS) == b) * frac)
-        hist[..., b] = cv2.resize(plane, (cols, rows), interpolation=cv2.INTER_AREA)
-    # Spread each cell into its neighbours so an outline a pixel or two off still lines up.
-    hist = cv2.GaussianBlur(hist, (3, 3), 0.7)
-    norms = np.linalg.norm(hist, axis=2, keepdims=True)
-    floor = max(float(np.mean(norms)), 1e-3)
-    hist /= np.maximum(norms, 0.5 * floor)
-    if card.ndim == 2:
-        colour = np.zeros((rows, cols, 0), np.float32)
-    else:
-        ycc = cv2.cvtColor(card, cv2.COLOR_BGR2YCrCb).astype(np.float32)
-        small = cv2.resize(ycc, (cols, rows), interpolation=cv2.INTER_AREA)
-        small -= small.reshape(-1, 3).mean(axis=0)
-        small[..., 0] /= max(float(small[..., 0].std()), 8.0)
-        small[..., 1:] /= 24.0
-        colour = np.clip(small, -2, 2) * np.float32([0.25, 0.35, 0.35])
-    return np.concatenate([hist, colour], axis=2).reshape(rows * cols, -1).astype(np.float32)
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    name: int
+    example: int
+    turned: bool
+    likeness: Likeness
 
+    @property
+    def fits(self) -> bool:
+        lk = self.likeness
+        return lk.contradiction <= CONTRADICTION and lk.covered <= COVERED and lk.fit <= FIT
 
-def _turned(sig: np.ndarray) -> np.ndarray:
-    """The signature of the same card upside down: the cells in reverse order.
-
-    Edge directions are counted modulo 180 degrees, so they do not change.
-    """
-    return sig[::-1].copy()
+    @property
+    def badness(self) -> float:
+        """How far from fitting, 0 for a fit (each criterion scaled to its limit)."""
+        lk = self.likeness
+        return max(lk.contradiction / CONTRADICTION, lk.covered / COVERED, lk.fit / FIT, 1.0) - 1.0
 
 
 @dataclass
 class Deck:
     """Cards taught from photos; :meth:`identify` names a rectified card.
 
-    Build one with :meth:`load` (a deck folder) or from examples directly.
+    Build one with :meth:`load` (a deck folder) or from example faces directly.
     ``warnings`` lists what was skipped or cannot work (unreadable photos, two
     names that are the same card).
     """
 
-    examples: Mapping[str, Sequence[np.ndarray]]
+    examples: Mapping[str, Sequence[Face]]
     kind: str | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -156,11 +155,49 @@ class Deck:
         if not names:
             raise DeckError("the deck has no card with a usable photo")
         self.names: tuple[str, ...] = tuple(names)
-        sigs = [(i, s) for i, n in enumerate(names) for s in self.examples[n]]
-        self._owner = np.array([i for i, _ in sigs], np.int32)
-        self._sigs = np.stack([s for _, s in sigs])
-        self._weights = self._cell_weights()
-        self._check_duplicates()
+        self._faces = [face for name in names for face in self.examples[name]]
+        self._owner = np.array([i for i, name in enumerate(names) for _ in self.examples[name]])
+        self._index_signatures()
+        self._frame_examples()
+        # For each example, the look-alike cards and where they differ from it.
+        self._twins: list[list[tuple[int, np.ndarray]]] = [[] for _ in self._faces]
+        self._compare_examples()
+
+    def _index_signatures(self) -> None:
+        sigs = np.stack([face.signature for face in self._faces])
+        self._weights = _cell_weights(sigs, self._owner)
+        # Both ways up: a card seen upside down has its cells in reverse order.
+        self._sigs = np.stack([sigs, sigs[:, ::-1]])  # ways x examples x cells x features
+
+    def _frame_examples(self) -> None:
+        """Frame every example as its look-alikes are framed.
+
+        A teaching photo's outline may have been found a border's width inside the
+        card's edge (on a busy table), so that example shows the card a little larger
+        than the others do, and a card seen later, found by its edge, looks less like
+        it than it should. Lined up with the look-alikes of the deck that share its
+        layout, such an example shows how far off it is: it is warped back by the
+        middle of those alignments (when at least three agree).
+        """
+        framed = []
+        for i, face in enumerate(self._faces):
+            ways = _Ways(face)
+            warps = []
+            for _, example, turned, _ in self._shortlist(face, FRAMING, 2 * FAR, int(self._owner[i])):
+                lk = compare(ways[turned], self._faces[example])
+                if lk.fit < SAME_LAYOUT:
+                    warps.append(_TURN @ lk.warp @ _TURN if turned else lk.warp)
+            middle = np.median(np.stack(warps), axis=0) if len(warps) >= 3 else np.eye(3)
+            corners = np.float32([[0, 0], [SIZE[0], 0], [SIZE[0], SIZE[1]], [0, SIZE[1]]])
+            off = np.abs(cv2.perspectiveTransform(corners[None], middle.astype(np.float32))[0] - corners).max()
+            if off < REFRAME:
+                framed.append(face)
+                continue
+            framed.append(Face.of(cv2.warpPerspective(face.colour, middle.astype(np.float32), SIZE,
+                                                      flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                                      borderMode=cv2.BORDER_REPLICATE)))
+        self._faces = framed
+        self._index_signatures()
 
     @classmethod
     def load(cls, folder: str | Path) -> Deck:
@@ -174,10 +211,10 @@ class Deck:
             raise DeckError(f"deck folder {folder} holds no card folders "
                             "(make one subfolder per card, named after the card, with its photos)")
         warnings: list[str] = []
-        examples: dict[str, list[np.ndarray]] = {}
+        examples: dict[str, list[Face]] = {}
         for sub in subfolders:
             photos = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-            sigs = []
+            faces = []
             for photo in photos:
                 image = cv2.imread(str(photo), cv2.IMREAD_COLOR)
                 if image is None:
@@ -187,11 +224,11 @@ class Deck:
                 if card is None:
                     warnings.append(f"{photo}: no card found in the photo, skipped")
                     continue
-                sigs.append(signature(card))
-            if not sigs:
+                faces.append(Face.of(card))
+            if not faces:
                 warnings.append(f"card {sub.name!r} has no usable photo in {sub}, left out")
                 continue
-            examples[sub.name] = sigs
+            examples[sub.name] = faces
         for w in warnings:
             log.warning("%s", w)
         if not examples:
@@ -199,124 +236,234 @@ class Deck:
                             + "; ".join(warnings[:3]) + ")")
         return cls(examples, kind, warnings)
 
-    def identify(self, card: np.ndarray) -> Match:
-        """Which card of the deck a rectified picture (``SIZE``, from :func:`rectify`) is."""
-        return self.identify_signature(signature(card))
+    def identify(self, card: np.ndarray, edge_seen: np.ndarray | None = None) -> Match:
+        """Which card of the deck a rectified picture (from :func:`seen_card`) is.
 
-    def identify_signature(self, sig: np.ndarray) -> Match:
-        ways = np.stack([sig, _turned(sig)])
-        d = self._distances(ways)  # ways x examples x cells, capped
-        likeness = 1.0 - (d @ self._weights) / (CAP * float(self._weights.sum()))
-        # Each name's best example, either way up.
-        best = np.full(len(self.names), -1.0, np.float32)
-        pick = np.zeros((len(self.names), 2), np.int64)
-        for way in range(2):
-            for e, owner in enumerate(self._owner):
-                if likeness[way, e] > best[owner]:
-                    best[owner] = likeness[way, e]
-                    pick[owner] = (way, e)
-        # Every name's cell distances in the frame of the card as seen (way 1 compared the
-        # card turned round, so its cells run backwards).
-        per_cell = d[pick[:, 0], pick[:, 1]]  # names x cells
-        per_cell[pick[:, 0] == 1] = per_cell[pick[:, 0] == 1][:, ::-1]
-        order = [int(i) for i in np.argsort(-best)]
-        first = order[0]
-        contenders = [i for i in order[1:CONTENDERS + 1] if best[i] >= best[first] - CONTEND]
-        # A close runner-up is settled where the two cards differ, not over the whole card.
-        for other in contenders:
-            if self._lead(per_cell, pick, first, other) < 0:
-                first = other
-        rivals = [i for i in order[: CONTENDERS + 1] if i != first and best[i] >= best[first] - CONTEND]
-        lead = min((self._lead(per_cell, pick, first, i) for i in rivals), default=1.0)
-        against = self._contradiction(per_cell, first, int(pick[first, 0]))
-        top = float(best[first])
-        turned = bool(pick[first, 0] == 1)
-        runner_up = next((self.names[i] for i in order if i != first), None)
-        sure = min(_ramp(top, ACCEPT, ACCEPT + 0.1), _ramp(lead, LEAD, 2 * LEAD),
-                   _ramp(-against, -CONTRADICTION, 0.0))
-        if top >= ACCEPT and lead >= LEAD and against <= CONTRADICTION:
-            return Match(self.names[first], 0.5 + 0.5 * sure, top, turned, runner_up, lead, against)
-        doubt = max(_ramp(ACCEPT - top, 0.0, 0.1), _ramp(LEAD - lead, 0.0, LEAD),
-                    _ramp(against, CONTRADICTION, 2 * CONTRADICTION))
-        return Match(None, 0.5 + 0.5 * doubt, top, turned, self.names[first], lead, against)
+        ``edge_seen`` (:attr:`vision.cards.find.FoundCard.edge_seen`) tells where the
+        card's outline was not seen, so something may lie across the card there; by
+        default the outline was seen all round and nothing covers the card.
+        """
+        return self.identify_face(Face.of(card), open_rim(edge_seen))
 
-    def _distances(self, ways: np.ndarray) -> np.ndarray:
-        diff = self._sigs[None, :, :, :] - ways[:, None, :, :]
-        d = np.einsum("wecf,wecf->wec", diff, diff)
-        return np.minimum(d, CAP, out=d)
+    def distance(self, face: Face) -> float:
+        """How far a face's signature is from the closest card's (0: the same picture):
+        a quick look, to tell which of a few outlines is most like a card of the deck."""
+        return self._shortlist(face, 1)[0][3]
 
-    def _oriented(self, pick: np.ndarray, name: int) -> np.ndarray:
-        way, e = pick[name]
-        return self._sigs[e] if way == 0 else _turned(self._sigs[e])
+    def identify_face(self, face: Face, opening: np.ndarray | None = None) -> Match:
+        """Which card of the deck a face is; ``opening`` as for :func:`compare`."""
+        shortlist = self._shortlist(face)
+        candidates = self._close_look(face, shortlist, opening)
+        closest = shortlist[0][3]
+        ranked = sorted(candidates, key=lambda c: (c.badness, c.likeness.covered, c.likeness.fit))
+        best = ranked[0]
+        others = ranked[1:]
+        runner_up = self.names[others[0].name] if others else None
+        fitting = [c for c in ranked if c.fits]
+        named = len(fitting) == 1 or (len(fitting) > 1 and all(
+            _outweighs(best, c) for c in fitting[1:]))
+        named = named and not self._hidden_twin(best, {c.name for c in candidates})
+        if named:
+            # How clearly the answer stands: its margin under the limits, and the next
+            # card's distance over them.
+            gap = min(others[0].badness, 1.0) if others and not others[0].fits else 0.5
+            return Match(self.names[best.name], 0.5 + 0.5 * min(_margin(best.likeness), gap),
+                         best.turned, runner_up, closest)
+        doubt = min(best.badness, 1.0) if not fitting else 0.5
+        return Match(None, 0.5 + 0.5 * doubt, best.turned, self.names[best.name], closest)
 
-    def _lead(self, per_cell: np.ndarray, pick: np.ndarray, a: int, b: int) -> float:
-        """How clearly the card is ``a`` rather than ``b``, judged where the two differ:
-        1 when it looks like ``a`` there, -1 like ``b``, 0 when they do not differ."""
-        ta, tb = self._oriented(pick, a), self._oriented(pick, b)
-        differ = np.minimum(((ta - tb) ** 2).sum(axis=1), CAP)
-        norm = float((differ * differ).sum())
-        if norm < 1e-6:
-            return 0.0
-        return float((differ * (per_cell[b] - per_cell[a])).sum()) / norm
+    def _shortlist(self, face: Face, most: int = SHORTLIST, far: float = FAR, besides: int = -1
+                   ) -> list[tuple[int, int, bool, float]]:
+        """The closest cards by signature: (name, example, turned, distance), closest first
+        (leaving out the name ``besides``)."""
+        diff = self._sigs - face.signature[None, None]
+        cells = np.minimum(np.einsum("wecf,wecf->wec", diff, diff), CAP)
+        distance = cells @ self._weights  # ways x examples
+        way, example = np.unravel_index(np.argsort(distance, axis=None), distance.shape)
+        picks: list[tuple[int, int, bool, float]] = []
+        seen: set[int] = {besides}
+        closest = 0.0
+        for w, e in zip(way, example):
+            owner = int(self._owner[e])
+            if owner not in seen:
+                closest = closest or float(distance[w, e])
+                if len(picks) >= 2 and distance[w, e] > far * closest:
+                    break
+                seen.add(owner)
+                picks.append((owner, int(e), bool(w), float(distance[w, e])))
+                if len(picks) == most:
+                    break
+        return picks
 
-    def _contradiction(self, per_cell: np.ndarray, a: int, way: int) -> float:
-        """Share of the card (by weight) that another card of the deck explains clearly
-        better than ``a``: a card not in the deck that shares most of ``a``'s face."""
-        if len(self.names) < 2:
-            return 0.0
-        others = np.delete(per_cell, a, axis=0).min(axis=0)
-        worse = (per_cell[a] - others) > CLEARLY
-        weights = self._weights if way == 0 else self._weights[::-1]
-        return float(weights[worse].sum() / weights.sum())
+    def _close_look(self, face: Face, shortlist: list[tuple[int, int, bool, float]],
+                    opening: np.ndarray | None = None) -> list[_Candidate]:
+        """Each shortlisted card compared closely, then the most promising again after
+        aligning onto its own example.
 
-    def _cell_weights(self) -> np.ndarray:
-        """How much each cell tells the deck's cards apart (1/4 for cells every card shares)."""
-        cells = self._sigs.shape[1]
-        if len(self.names) < 2:
-            return np.ones(cells, np.float32)
-        means = np.stack([self._sigs[self._owner == i].mean(axis=0) for i in range(len(self.names))])
+        The cards of a deck mostly share a layout, so one alignment (onto the closest
+        card, each way up that is close) serves them all for a first look.
+        """
+        ways = _Ways(face)
+        openings = (opening, None if opening is None else opening[::-1, ::-1])
+        warps: dict[bool, np.ndarray] = {}
+        aligned: set[int] = set()
+        closest = shortlist[0][3]
+        for i, (_, example, turned, distance) in enumerate(shortlist):
+            if turned not in warps and (not warps or distance <= ORIENTATION * closest):
+                warps[turned] = align(ways[turned], self._faces[example])
+                aligned.add(i)
+        if len(warps) == 1:  # the other way up is far off: the same alignment, turned
+            (turned, warp), = warps.items()
+            warps[not turned] = _TURN @ warp @ _TURN
+        candidates = [_Candidate(name, example, turned, compare(
+            ways[turned], self._faces[example], warps[turned], openings[turned]))
+            for name, example, turned, _ in shortlist]
+        # The runner-up by signature, and any that nearly fit: their example may have
+        # been taken a little differently (its outline a border's width in, say).
+        # (unless the closest fits and the runner-up is not close)
+        contender = len(shortlist) > 1 and (
+            not candidates[0].fits or shortlist[1][3] <= ORIENTATION * closest)
+        order = sorted((i for i in range(len(candidates)) if i not in aligned and (
+            (i == 1 and contender) or 0 < candidates[i].badness < NEAR_FIT)),
+            key=lambda i: (i != 1, candidates[i].badness))
+        for i in order[:REALIGN]:
+            c = candidates[i]
+            candidates[i] = _Candidate(c.name, c.example, c.turned, compare(
+                ways[c.turned], self._faces[c.example], None, openings[c.turned]))
+        return candidates
+
+    def _compare_examples(self) -> None:
+        """Compare each example with its look-alikes, both ways up: two names whose photos
+        show the same card (they fit each other) are warned of; for the others, where
+        they differ is kept (see :meth:`_hidden_twin`)."""
+        for i, face in enumerate(self._faces):
+            owner = int(self._owner[i])
+            ways = (face, face.turned())
+            for name, example, _, _ in self._shortlist(face, TWINS, 2 * FAR, owner):
+                for turned in (False, True):
+                    c = _Candidate(name, example, turned, compare(ways[turned], self._faces[example]))
+                    if c.fits:
+                        pair = sorted((self.names[owner], self.names[name]))
+                        message = (f"cards {pair[0]!r} and {pair[1]!r} look the same in their "
+                                   "photos: they cannot be told apart")
+                        if message not in self.warnings:
+                            self.warnings.append(message)
+                            log.warning("%s", message)
+                    excess = np.clip(c.likeness.difference - CLEAR, 0, None)
+                    self._twins[example].append(
+                        (owner, cv2.resize(excess, _HALF, interpolation=cv2.INTER_AREA)))
+
+    def _hidden_twin(self, best: _Candidate, checked: set[int]) -> bool:
+        """True when a card of the deck not compared closely (``checked`` are) differs
+        from ``best`` only where ``best``'s card was covered: it could be that card."""
+        covering = best.likeness.covering
+        if not covering.any():
+            return False
+        shown = cv2.resize(covering.astype(np.uint8), _HALF, interpolation=cv2.INTER_AREA) == 0
+        for owner, excess in self._twins[best.example]:
+            if owner not in checked and 4 * float(excess[shown].sum()) < DECISIVE:
+                return True
+        return False
+
+
+_TURN = np.float32([[-1, 0, SIZE[0] - 1], [0, -1, SIZE[1] - 1], [0, 0, 1]])
+
+_HALF = (SIZE[0] // 2, SIZE[1] // 2)
+"""Turning a face upside down, as a homography (its own inverse)."""
+
+
+class _Ways:
+    """A face and, made when first asked for, the same face upside down: ``ways[turned]``."""
+
+    def __init__(self, face: Face) -> None:
+        self._faces: list[Face | None] = [face, None]
+
+    def __getitem__(self, turned: bool) -> Face:
+        face = self._faces[turned]
+        if face is None:
+            face = self._faces[turned] = self._faces[0].turned()  # type: ignore[union-attr]
+        return face
+
+
+def _cell_weights(sigs: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """How much each signature cell tells the deck's cards apart (1/4 for cells every
+    card shares: a title on every card says nothing, the runes say it all).
+
+    The outermost cells count for nothing: an outline found a border's width in or
+    out shifts the card's edge there by a cell, while its middle hardly moves.
+    """
+    names = int(owner.max()) + 1
+    if names < 2:
+        weights = np.ones(sigs.shape[1], np.float32)
+    else:
+        means = np.stack([sigs[owner == i].mean(axis=0) for i in range(names)])
         spread = np.minimum(((means - means.mean(axis=0)) ** 2).sum(axis=2), CAP).mean(axis=0)
         spread /= max(float(spread.max()), 1e-6)
-        return (0.25 + spread).astype(np.float32)
+        weights = (0.25 + spread).astype(np.float32)
+    rim = np.ones((SIZE[1] // CELL, SIZE[0] // CELL), bool)
+    rim[1:-1, 1:-1] = False
+    weights[rim.ravel()] = 0.0
+    return weights
 
-    def _check_duplicates(self) -> None:
-        """Warn of two names whose photos show the same card.
 
-        Two photos of one card differ a little everywhere (light, focus); two cards
-        that differ only in a rune are alike everywhere but there, where they differ
-        fully. So: alike overall, and no cell wholly different.
-        """
-        for i, name in enumerate(self.names):
-            for sig in self._sigs[self._owner == i]:
-                d = self._distances(np.stack([sig, _turned(sig)]))
-                likeness = 1.0 - (d @ self._weights) / (CAP * float(self._weights.sum()))
-                way = likeness.argmax(axis=0)
-                wholly = (d[way, np.arange(len(way))] >= 0.9 * CAP).sum(axis=1)
-                twins = (likeness.max(axis=0) >= SAME_CARD) & (wholly <= 1) & (self._owner > i)
-                for j in np.unique(self._owner[twins]):
-                    other = self.names[int(j)]
-                    message = (f"cards {name!r} and {other!r} look the same in their photos: "
-                               "they cannot be told apart")
-                    if message not in self.warnings:
-                        self.warnings.append(message)
-                        log.warning("%s", message)
+def _outweighs(a: _Candidate, b: _Candidate) -> bool:
+    """True when two fitting cards are told apart for ``a``: ``b`` fits only because
+    what sets it apart was taken to be under a finger, where ``a`` needed no such
+    excuse (and not the other way round). Compared on the face as seen."""
+    (cover_a, diff_a), (cover_b, diff_b) = (_as_seen(c) for c in (a, b))
+    only_b = cover_b & ~cover_a
+    only_a = cover_a & ~cover_b
+    against_b = b.likeness.contradiction + float(np.clip(diff_b[only_b] - CLEAR, 0, None).sum())
+    against_a = a.likeness.contradiction + float(np.clip(diff_a[only_a] - CLEAR, 0, None).sum())
+    return against_a <= CONTRADICTION and against_b >= DECISIVE
+
+
+def _as_seen(c: _Candidate) -> tuple[np.ndarray, np.ndarray]:
+    """A candidate's covering and difference the way up the card was seen."""
+    lk = c.likeness
+    if c.turned:
+        return lk.covering[::-1, ::-1], lk.difference[::-1, ::-1]
+    return lk.covering, lk.difference
+
+
+def _margin(lk: Likeness) -> float:
+    """How far under the limits for a fit, 0 (at a limit) to 1 (a perfect match)."""
+    return float(np.clip(min(1 - lk.contradiction / CONTRADICTION, 1 - lk.covered / COVERED,
+                             1 - lk.fit / FIT), 0.0, 1.0))
+
+
+def seen_card(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card inside ``corners`` as compared: the face size, the margin cut off.
+
+    Warped at half as big again and then shrunk, so a card larger than the face is
+    averaged down rather than sampled (its fine print would turn to noise).
+    """
+    big = rectify(image, corners, (3 * SIZE[0] // 2, 3 * SIZE[1] // 2), MARGIN)
+    return cv2.resize(big, SIZE, interpolation=cv2.INTER_AREA)
 
 
 def example_card(image: np.ndarray) -> np.ndarray | None:
     """The rectified card in a teaching photo: the largest card found, else the whole
     picture if it has a card's proportions (a scan or a tight crop)."""
     found = find_cards(image, max_cards=1)
-    if found:
-        return rectify(image, found[0].corners, SIZE, MARGIN)
     h, w = image.shape[:2]
+    whole = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    if found and not _fills(found[0].corners, whole):
+        return seen_card(image, found[0].corners)
     ratio = max(h, w) / max(min(h, w), 1)
     if min(h, w) < 24 or not 1.05 <= ratio <= 2.0:
         return None
     if w > h:
         image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
     h, w = image.shape[:2]
-    corners = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-    return rectify(image, corners, SIZE, MARGIN)
+    return seen_card(image, np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
+
+
+def _fills(corners: np.ndarray, whole: np.ndarray) -> bool:
+    """True when an outline found runs close along the picture's own edges: a scan or a
+    tight crop, whose card is the whole picture (what was found is a line inside it)."""
+    reach = 0.06 * float(np.abs(whole[2] - whole[0]).max())
+    return all(float(np.abs(whole - c).max(axis=1).min()) < reach for c in corners)
 
 
 def _read_kind(folder: Path) -> str | None:
@@ -331,8 +478,3 @@ def _read_kind(folder: Path) -> str | None:
     if kind is not None and not isinstance(kind, str):
         raise DeckError(f"{path}: kind must be a string, got {kind!r}")
     return kind
-
-
-def _ramp(x: float, lo: float, hi: float) -> float:
-    return float(np.clip((x - lo) / (hi - lo), 0.0, 1.0))
-

@@ -3,32 +3,50 @@
 A card is a flat rectangle, so in a photograph it is a convex quadrilateral
 whose sides are long straight edges. The finder looks for closed outlines in
 an edge map of the frame (edges of brightness and of colour, so a white card
-on a pale table is still found by its shadow or tint), fits a quadrilateral to
-each outline's convex hull and keeps those whose four sides are backed by
-edges all along. A card whose corner is under a hand or another card leaves a
-hull with five or more sides; the four longest are the card's own, and where
-they meet is the hidden corner.
+on a pale table is still found by its shadow or tint) and fits a
+quadrilateral to each: its convex hull's when that has four corners, else the
+strongest pairs of parallel straight runs of the outline, so a card whose
+side is broken by a finger, or whose corner lies under another card, still
+gets its four sides (a hidden corner is where two sides meet).
 
-Nothing here knows what the cards show: recognition (:mod:`vision.cards.deck`)
-decides which quadrilaterals are cards of the deck, and which way up they lie.
+Each side is then snapped to the card's own edge: moved out, parallel, to the
+outermost line along which the picture steps the same way nearly all along
+(on a busy table often only a line inside the card closes into an outline,
+such as the inner edge of its border), then fitted through the steepest point
+of that step across the side, so the corners are as exact as the picture
+allows. Nothing here knows what the cards show: recognition
+(:mod:`vision.cards.deck`) decides which quadrilaterals are cards of the deck,
+and which way up they lie.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-__all__ = ["FoundCard", "find_cards", "rectify"]
+__all__ = ["FoundCard", "find_cards", "rectify", "rectify_target"]
 
-WORK_SIZE = 960
-"""Frames are searched at most this many pixels wide or high: enough for card edges,
-and the search costs the same for a 12-megapixel photo as for a camera frame."""
+WORK_SIZE = 640
+"""Frames are searched at most this many pixels wide or high: enough for a card's
+outline (corners are then fitted to a fraction of a pixel), and a 12-megapixel
+photo costs no more than a camera frame."""
 
 MAX_ASPECT = 2.0
 """Longest over shortest side of anything taken for a card (a tarot card is 1.7)."""
+
+GROW = 0.05
+"""How far out (a share of the card's short side) a side may move to the card's edge."""
+
+SUPPORT = 0.55
+"""Least share of a card's outline that must show a clear edge."""
+
+SIDE_SUPPORT = 0.4
+"""Least share of each side that must show it: a finger or another card hides part of a
+side, while an outline that strays off the card (into a glare spot, over a finger) has
+a side with hardly any edge under it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +56,27 @@ class FoundCard:
     ``corners`` (4 x 2, frame pixels) go clockwise as seen in the frame, starting
     at an end of a short side, so the card is upright once rectified (or upside
     down: only the deck can tell). ``support`` is the share of its outline that
-    lies on edges of the frame (lower when part of the card is covered).
+    shows a clear edge (lower when part of the card is covered). ``edge_seen`` says
+    where: for each side (from corner *i* to corner *i + 1*), ``SAMPLES`` points
+    evenly spread from 6% to 94% of its length, True where the card's edge shows.
+    Where it does not, something may lie across the card (a finger, another card).
+    ``parts`` are well-supported outlines inside this one, largest first: it may be two
+    cards lying edge to edge, or a card and a patch of table, rather than one card
+    (only the deck can tell).
     """
 
     corners: np.ndarray
     support: float
+    edge_seen: np.ndarray | None = None
+    parts: tuple[FoundCard, ...] = ()
+    area: float = field(init=False, repr=False, compare=False)
 
-    @property
-    def area(self) -> float:
-        return float(cv2.contourArea(self.corners.astype(np.float32)))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "area", float(cv2.contourArea(self.corners.astype(np.float32))))
+
+    def overlap(self, other: FoundCard) -> float:
+        """Area shared with ``other`` over the smaller one's area."""
+        return _overlap(self, other)
 
 
 def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06) -> list[FoundCard]:
@@ -58,21 +88,36 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     if image is None or image.size == 0:
         raise ValueError("the frame is empty")
     scale = min(1.0, WORK_SIZE / max(image.shape[:2]))
-    # Linear is enough for a camera frame (the channels are smoothed next); a big
-    # photo needs averaging or its fine print turns into noise.
-    how = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
-    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=how)
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
     channels = _channels(small)
     edges = _edges(channels)
-    support_map = cv2.dilate(edges, np.ones((5, 5), np.uint8))
-    min_side = min_size * min(small.shape[:2])
-    found = [FoundCard(_order(q), _support(support_map, q)) for q in _quads(edges, min_side)]
-    found = _distinct([f for f in found if f.support >= 0.6])[:max_cards]
-    if not found:
-        return []
     gradients = _gradients(channels)
-    grown = [FoundCard(_grow(f.corners, gradients), f.support) for f in found]
-    return [FoundCard(f.corners / scale, f.support) for f in _distinct(grown)]
+    min_side = min_size * min(small.shape[:2])
+    found: list[FoundCard] = []
+    inner: list[FoundCard] = []
+    quads = _quads(_outlines(edges, channels), edges.shape, min_side)
+    for quad, rough in _supported(quads, cv2.dilate(edges, np.ones((3, 3), np.uint8))):
+        # An outline inside a card already found is a line of its picture (its border's
+        # inner edge, its picture's frame), or a card on its own if what was found is
+        # two cards edge to edge: kept as it is, in case.
+        if any(_inside(quad, f) > 0.85 for f in found):
+            inner.append(FoundCard(quad, rough))
+            continue
+        snapped = _snap(quad, gradients)
+        if snapped is None:
+            continue
+        corners, support, seen = snapped
+        if support >= SUPPORT and _card_shaped(corners, min_side):
+            found.append(FoundCard(corners, support, seen))
+    # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
+    return [_scaled(f, scale) for f in _distinct(found, inner)[:max_cards]]
+
+
+def _scaled(f: FoundCard, scale: float) -> FoundCard:
+    """``f`` found in a picture ``scale`` times the frame's size, in frame pixels."""
+    return FoundCard((f.corners + 0.5) / scale - 0.5, f.support, f.edge_seen,
+                     tuple(_scaled(p, scale) for p in f.parts))
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
@@ -82,12 +127,16 @@ def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
     ``margin`` (a share of each side) is cut from every edge, so an outline found a
     pixel too wide brings no table into the picture.
     """
+    m = cv2.getPerspectiveTransform(np.float32(corners), rectify_target(size, margin))
+    return cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def rectify_target(size: tuple[int, int], margin: float = 0.0) -> np.ndarray:
+    """Where :func:`rectify` puts a card's four corners (4 x 2, pixels of the result)."""
     w, h = size
     mx, my = margin * w / (1 - 2 * margin), margin * h / (1 - 2 * margin)
-    target = np.float32([[-mx, -my], [w - 1 + mx, -my], [w - 1 + mx, h - 1 + my], [-mx, h - 1 + my]])
-    m = cv2.getPerspectiveTransform(np.float32(corners), target)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return np.float32([[-mx, -my], [w - 1 + mx, -my], [w - 1 + mx, h - 1 + my], [-mx, h - 1 + my]])
 
 
 def _channels(small: np.ndarray) -> list[np.ndarray]:
@@ -101,7 +150,7 @@ def _channels(small: np.ndarray) -> list[np.ndarray]:
         if i:
             # Colour channels vary little; stretch them so a tint counts like a shade.
             ch = cv2.normalize(ch, None, 0, 255, cv2.NORM_MINMAX)
-        out.append(cv2.GaussianBlur(ch, (0, 0), 1.6))
+        out.append(cv2.GaussianBlur(ch, (0, 0), 1.1))
     return out
 
 
@@ -117,252 +166,361 @@ def _gradients(channels: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel, the x and y gradient of whichever channel changes most there."""
     best_x = best_y = best = None
     for ch in channels:
-        gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3)
-        mag = cv2.magnitude(gx, gy)
+        gx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, ksize=3)
+        gy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, ksize=3)
+        steep = np.abs(gx) + np.abs(gy)
         if best is None:
-            best_x, best_y, best = gx, gy, mag
+            best_x, best_y, best = gx, gy, steep
         else:
-            more = mag > best
+            more = steep > best
             np.copyto(best_x, gx, where=more)
             np.copyto(best_y, gy, where=more)
-            np.maximum(mag, best, out=best)
+            np.maximum(steep, best, out=best)
     assert best_x is not None and best_y is not None
-    return best_x, best_y
+    return best_x.astype(np.float32), best_y.astype(np.float32)
 
 
-GROW = 0.14
-"""How far out (a share of the card's short side) an outline may move to the card's edge."""
+SAMPLES = 32
+"""Points tried along each side of an outline when snapping it to the card's edge."""
 
 
-def _grow(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """Move each side out to the card's own edge.
+def _snap(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]
+          ) -> tuple[np.ndarray, float, np.ndarray] | None:
+    """Each side moved to the card's own edge and fitted through it (the corners keep
+    their order); with the share of the outline that shows the edge (0 if a side
+    hardly shows) and where it shows (see :class:`FoundCard`). None if the sides no
+    longer meet."""
+    after = np.roll(quad, -1, axis=0)
+    along = after - quad
+    length = np.hypot(along[:, 0], along[:, 1])
+    unit = along / length[:, None]
+    normal = np.stack([unit[:, 1], -unit[:, 0]], axis=1)
+    outward = np.einsum("ij,ij->i", normal, (quad + after) / 2 - quad.mean(axis=0))
+    normal[outward < 0] *= -1
+    t = np.linspace(0.06, 0.94, SAMPLES, dtype=np.float32)
+    base = quad[:, None, :] + along[:, None, :] * t[None, :, None]  # sides x samples x 2
+    # The card's edge is one step all along (card to table, the same way round); a
+    # checked cloth's lines step up and down by turns. Take the outermost such line
+    # not far out (a thin border's inner edge may be the outline found).
+    offsets = np.arange(-3.0, GROW * float(length.min()) + 1.0, 1.0, dtype=np.float32)
+    across = _across(gradients, base, normal, np.broadcast_to(offsets, (4, len(offsets))))
+    flat = np.abs(across).transpose(1, 0, 2).reshape(4, -1)
+    k90 = int(0.9 * (flat.shape[1] - 1))
+    level = np.maximum(0.35 * np.partition(flat, k90, axis=1)[:, k90], 20.0)
+    best_k = np.full(4, -1)
+    sign = np.ones(4, np.float32)
+    shares = []
+    for s in (1.0, -1.0):
+        strong = s * across > level[None, :, None]
+        strong[1:] |= strong[:-1].copy()
+        shares.append(strong.mean(axis=2))  # offsets x sides
+    need = np.maximum(0.6, 0.75 * np.maximum(shares[0].max(axis=0), shares[1].max(axis=0)))
+    home = int(np.searchsorted(offsets, 0.0))
+    for side in range(4):
+        for s, share in zip((1.0, -1.0), shares):
+            ok = np.flatnonzero(share[:, side] >= need[side])
+            if len(ok) and ok[-1] > best_k[side]:
+                best_k[side], sign[side] = ok[-1], s
+        if best_k[side] < 0:  # no clear edge: stay on the outline's own line
+            best_k[side] = home
+            sign[side] = 1.0 if shares[0][home, side] >= shares[1][home, side] else -1.0
+    # Fit each side through the steepest point of its step, sample by sample.
+    near = offsets[best_k][:, None] + FINE[None, :]  # sides x fine offsets
+    profile = _across(gradients, base, normal, near) * sign[None, :, None]
+    peak = profile.argmax(axis=0)  # sides x samples
+    strength = np.take_along_axis(profile, peak[None], axis=0)[0]
+    edge = strength > level[:, None]
+    lines: list[Line] = []
+    for side in range(4):
+        start = quad[side] + near[side, FINE.size // 2] * normal[side]
+        line = (float(start[0]), float(start[1]), float(unit[side, 0]), float(unit[side, 1]))
+        on = edge[side]
+        if on.sum() >= 4:
+            points = base[side, on] + near[side, peak[side, on]][:, None] * normal[side]
+            vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+            line = (x0, y0, vx, vy)
+            # Only samples whose step lies on the fitted line show the edge.
+            off_line = np.abs((points - np.float32([x0, y0])) @ np.float32([-vy, vx])) > 1.0
+            on[np.flatnonzero(on)[off_line]] = False
+        lines.append(line)
+    corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return None
+    shown = edge.mean(axis=1)
+    # A side may be half hidden (a finger, another card); an outline that strays off
+    # the card (into a glare spot, over a finger) has a side with hardly any edge.
+    support = float(shown.mean()) if shown.min() >= SIDE_SUPPORT else 0.0
+    return np.float32(corners), support, edge
 
-    On a busy table the card's outer edge joins the table's pattern and never
-    closes into an outline of its own: what is found is a line inside the card
-    (the inner edge of its border, the frame of its picture). Each side is moved
-    outwards, parallel to itself, to the outermost line along which the picture
-    changes strongly nearly all the way; a side that is already the edge has only
-    the table's scattered pattern beyond it and stays put.
+
+FINE = np.arange(-2.0, 2.01, 0.25, dtype=np.float32)
+"""Offsets (working pixels) around a side's line searched for the steepest point."""
+
+
+def _across(gradients: tuple[np.ndarray, np.ndarray], base: np.ndarray, normal: np.ndarray,
+            offsets: np.ndarray) -> np.ndarray:
+    """The gradient across each side (along its ``normal``) at ``base`` points moved by
+    each side's ``offsets``: offsets x sides x samples, interpolated."""
+    pts = base[None, :, :, :] + offsets.T[:, :, None, None] * normal[None, :, None, :]
+    k = pts.shape[0]
+    map_x = np.ascontiguousarray(pts[..., 0].reshape(k, -1))
+    map_y = np.ascontiguousarray(pts[..., 1].reshape(k, -1))
+    gx = cv2.remap(gradients[0], map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    gy = cv2.remap(gradients[1], map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    shape = pts.shape[:3]
+    return (gx.reshape(shape) * normal[None, :, None, 0] + gy.reshape(shape) * normal[None, :, None, 1])
+
+
+LEVELS = 4
+"""Brightness levels at which the frame is cut into lighter and darker regions."""
+
+
+def _outlines(edges: np.ndarray, channels: list[np.ndarray]) -> list[tuple[np.ndarray, bool]]:
+    """Closed outlines that may be cards, each with whether it is one of the edge map's
+    (True) or of a region lighter than a level of brightness (False).
+
+    The edge map's outlines follow every card edge, but a card on a busy table has its
+    edge joined into the table's pattern; a card's face (or its border) is a region
+    lighter or darker than what surrounds it, whatever pattern lies beyond. A finger
+    across a card adds its outline to the edge map's, but only bites into the region.
     """
-    gx, gy = gradients
-    h, w = gx.shape
-    centre = quad.mean(axis=0)
-    short = min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[2] - quad[1])))
-    steps = np.arange(0, GROW * short, 1.0, dtype=np.float32)
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        along = b - a
-        normal = np.float32([along[1], -along[0]]) / float(np.linalg.norm(along))
-        if np.dot(normal, (a + b) / 2 - centre) < 0:
-            normal = -normal
-        t = np.linspace(0.1, 0.9, max(int(np.linalg.norm(along) / 2), 8), dtype=np.float32)
-        base = a + along * t[:, None]
-        pts = base[None, :, :] + steps[:, None, None] * normal  # offsets x samples x 2
-        x = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-        y = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-        across = gx[y, x] * normal[0] + gy[y, x] * normal[1]
-        level = max(float(np.percentile(np.abs(across), 90)) * 0.35, 20.0)
-        # The card's edge is one step all along (card to table, the same way round);
-        # a checked cloth's lines step up and down by turns.
-        shares = []
-        for strong in (across > level, across < -level):
-            # A one-pixel-wide edge may fall between samples: count a neighbour too.
-            strong[1:] |= strong[:-1]
-            shares.append(strong.mean(axis=1))
-        share = np.maximum(*shares)
-        best = 0
-        for k in range(len(steps)):
-            if share[k] >= 0.8:
-                best = k
-        lines.append((a + normal * steps[best], along))
-    corners = []
-    for i in range(4):
-        (p, r), (q, u) = lines[i - 1], lines[i]
-        hit = _intersect((p, p + r), (q, q + u))
-        corners.append(quad[i] if hit is None else hit)
-    return np.float32(corners)
+    outlines = [(c, True) for c in cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]]
+    grey = channels[0]
+    sample = np.sort(grey[::8, ::8], axis=None)
+    lo, hi = float(sample[len(sample) // 20]), float(sample[-len(sample) // 20])
+    for level in np.linspace(lo, hi, LEVELS + 2)[1:-1]:
+        _, cut = cv2.threshold(grey, float(level), 255, cv2.THRESH_BINARY)
+        outlines += [(c, False) for c in cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]]
+    return outlines
 
 
-def _quads(edges: np.ndarray, min_side: float) -> list[np.ndarray]:
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+def _supported(quads: list[np.ndarray], edges: np.ndarray, samples: int = 16
+               ) -> list[tuple[np.ndarray, float]]:
+    """The quadrilaterals whose sides mostly lie on edges, with the share that does (a
+    quick look before snapping)."""
+    if not quads:
+        return []
+    q = np.stack(quads)  # quads x corners x 2
+    t = np.linspace(0.1, 0.9, samples, dtype=np.float32)
+    pts = q[:, :, None, :] + (np.roll(q, -1, axis=1) - q)[:, :, None, :] * t[None, None, :, None]
+    h, w = edges.shape
+    x = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
+    y = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, h - 1)
+    on = edges[y, x] > 0  # quads x sides x samples
+    share = on.mean(axis=2)
+    keep = (share.min(axis=1) >= 0.3) & (share.mean(axis=1) >= 0.5)
+    return [(quad, float(s)) for quad, s, k in zip(quads, share.mean(axis=1), keep) if k]
+
+
+def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_side: float
+           ) -> list[np.ndarray]:
+    """Card-shaped quadrilaterals fitted to the outlines, largest first, each once
+    (outlines of several levels often trace the same card)."""
     min_area = min_side * min_side
-    quads = []
-    for contour in contours:
+    quads: list[np.ndarray] = []
+    boxes: set[tuple[int, int, int, int]] = set()
+    for contour, of_edges in outlines:
+        x, y, w, h = cv2.boundingRect(contour)
+        if min(w, h) < 0.7 * min_side:
+            continue
+        # An outline traced again at another level (or by the edges) has the same box.
+        box = (x // 2, y // 2, w // 2, h // 2)
+        if box in boxes:
+            continue
+        boxes.add(box)
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
         hull = cv2.convexHull(contour)
-        quad = _fit_quad(contour, hull)
-        if quad is None:
-            continue
-        quad_area = cv2.contourArea(quad)
-        if area < 0.55 * quad_area or quad_area > 1.35 * cv2.contourArea(hull):
-            continue
-        if _card_shaped(quad, min_side) and not _frame_edge(quad, edges.shape):
-            quads.append(quad)
+        hull_area = cv2.contourArea(hull)
+        for quad in _fit_quads(contour, hull, of_edges):
+            quad_area = cv2.contourArea(quad)
+            if area < 0.55 * quad_area or quad_area > 1.35 * hull_area:
+                continue
+            if not _card_shaped(quad, min_side) or _frame_edge(quad, shape):
+                continue
+            quads.append(_order(quad))
+    if not quads:
+        return []
+    # Drop repeats (several levels trace the same card), largest first.
+    quads.sort(key=lambda q: -cv2.contourArea(q))
+    stack = np.stack(quads)
+    kept: list[int] = []
+    for i in range(len(quads)):
+        if not kept or np.abs(stack[kept] - stack[i]).max(axis=(1, 2)).min() > 2.0:
+            kept.append(i)
+    return [quads[i] for i in kept]
+
+
+def _fit_quads(contour: np.ndarray, hull: np.ndarray, of_edges: bool) -> list[np.ndarray]:
+    """Four corners for an outline: its hull's if that has four, and for an outline of
+    the edge map a few guesses from its longest straight runs if it does not fill its
+    hull (a finger across the card adds its own outline to the card's)."""
+    perimeter = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.02 * perimeter, True).reshape(-1, 2).astype(np.float32)
+    if len(poly) > 8:  # a round blob, not a card with a corner hidden
+        return []
+    quads = [poly] if len(poly) == 4 else []
+    if of_edges and (not quads or cv2.contourArea(contour) < 0.9 * cv2.contourArea(hull)):
+        quads += _fit_lines(contour, perimeter)
     return quads
 
 
-def _fit_quad(contour: np.ndarray, hull: np.ndarray) -> np.ndarray | None:
-    """Four corners for an outline: its hull's if that has four, else from its longest lines."""
-    perimeter = cv2.arcLength(hull, True)
-    poly = cv2.approxPolyDP(hull, 0.02 * perimeter, True).reshape(-1, 2).astype(np.float32)
-    if len(poly) == 4:
-        return poly
-    return _fit_lines(contour, perimeter)
+RUNS = 12
+"""Longest straight runs of an outline looked at for a card's sides."""
 
 
-def _fit_lines(contour: np.ndarray, perimeter: float) -> np.ndarray | None:
+def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[np.ndarray]:
     """The card's four sides among the straight runs of an outline broken by a hand or a card.
 
-    Runs on one line (a side interrupted by a finger) are pooled; the card is the
-    strongest pair of parallel lines with the strongest pair across it, and its
-    corners are where they meet, seen or not.
+    Runs on one line (a side interrupted by a finger) are pooled; a card is a pair of
+    parallel lines with a pair across it, and its corners are where they meet, seen
+    or not. A finger's sides are parallel lines too, so the strongest few pairs each
+    way are tried (whichever fits the picture best is chosen later).
     """
-    poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float32)
+    poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
     if len(poly) < 4:
-        return None
+        return []
+    along = np.roll(poly, -1, axis=0) - poly
+    lengths = np.hypot(along[:, 0], along[:, 1])
     groups: list[list[float]] = []  # angle, offset, total length, x, y of a point
-    runs = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
-    runs.sort(key=lambda r: -float(np.linalg.norm(r[1] - r[0])))
-    for a, b in runs:
-        length = float(np.linalg.norm(b - a))
+    for i in np.argsort(-lengths)[:RUNS]:
+        length = float(lengths[i])
         if length < 0.04 * perimeter:
             break
-        angle = math.atan2(float(b[1] - a[1]), float(b[0] - a[0])) % math.pi
-        offset = -math.sin(angle) * float(a[0]) + math.cos(angle) * float(a[1])
+        x, y = float(poly[i, 0]), float(poly[i, 1])
+        angle = math.atan2(float(along[i, 1]), float(along[i, 0])) % math.pi
+        offset = -math.sin(angle) * x + math.cos(angle) * y
         for g in groups:
             turn = abs(angle - g[0])
             if min(turn, math.pi - turn) < math.radians(6):
-                shift = -math.sin(g[0]) * float(a[0]) + math.cos(g[0]) * float(a[1]) - g[1]
+                shift = -math.sin(g[0]) * x + math.cos(g[0]) * y - g[1]
                 if abs(shift) < 0.015 * perimeter:
                     g[2] += length
                     break
         else:
-            groups.append([angle, offset, length, float(a[0]), float(a[1])])
-    pair = _parallel_pair(groups, None)
-    if pair is None:
+            groups.append([angle, offset, length, x, y])
+    if len(groups) < 4:
+        return []
+    lines = np.array(sorted(groups, key=lambda g: -g[2])[:8])
+    angle, offset, strength, x, y = lines.T
+    turn = np.abs(angle[:, None] - angle[None, :])
+    turn = np.minimum(turn, math.pi - turn)
+    gap = np.abs(-np.sin(angle)[:, None] * x[None, :] + np.cos(angle)[:, None] * y[None, :]
+                 - offset[:, None])
+    pairs = [(float(min(strength[i], strength[j])), i, j)
+             for i, j in zip(*np.nonzero(np.triu((turn < math.radians(20)) & (gap >= 10), 1)))]
+    pairs.sort(reverse=True)
+    quads = []
+    for _, i, j in pairs[:guesses]:
+        across = [(k, m) for _, k, m in pairs
+                  if min(turn[i, k], turn[i, m]) >= math.radians(60)][:guesses]
+        for k, m in across:
+            sides = [_line(lines[n]) for n in (i, k, j, m)]
+            corners = [_intersect(sides[n], sides[(n + 1) % 4]) for n in range(4)]
+            if all(c is not None for c in corners):
+                quad = np.float32(corners)
+                if cv2.isContourConvex(quad):
+                    quads.append(quad)
+    return quads
+
+
+Line = tuple[float, float, float, float]
+"""A line as a point on it and its direction: x, y, dx, dy."""
+
+
+def _line(g: np.ndarray) -> Line:
+    """A line kept as (angle, offset, strength, x, y) as a point and a direction."""
+    return float(g[3]), float(g[4]), math.cos(float(g[0])), math.sin(float(g[0]))
+
+
+def _intersect(s: Line, t: Line) -> tuple[float, float] | None:
+    """Where two lines cross; None for (nearly) parallel lines."""
+    px, py, rx, ry = s
+    qx, qy, ux, uy = t
+    denom = rx * uy - ry * ux
+    if abs(denom) < 1e-6 * math.hypot(rx, ry) * math.hypot(ux, uy):
         return None
-    across = _parallel_pair(groups, pair[0][0])
-    if across is None:
-        return None
-    (g1, g2), (g3, g4) = pair, across
-    corners = []
-    for s, t in ((g1, g3), (g3, g2), (g2, g4), (g4, g1)):
-        p = _intersect(_as_segment(s), _as_segment(t))
-        if p is None:
-            return None
-        corners.append(p)
-    quad = np.float32(corners)
-    return quad if cv2.isContourConvex(quad.reshape(-1, 1, 2)) else None
-
-
-def _parallel_pair(groups: list[list[float]], square_to: float | None) -> tuple[list[float], list[float]] | None:
-    """The two strongest parallel, separated lines (square to ``square_to`` if given)."""
-    best = None
-    for i, g in enumerate(groups):
-        if square_to is not None:
-            turn = abs(g[0] - square_to)
-            if min(turn, math.pi - turn) < math.radians(60):
-                continue
-        for h in groups[i + 1:]:
-            turn = abs(g[0] - h[0])
-            if min(turn, math.pi - turn) > math.radians(20):
-                continue
-            gap = abs(-math.sin(g[0]) * h[3] + math.cos(g[0]) * h[4] - g[1])
-            if gap < 10:
-                continue
-            score = min(g[2], h[2])
-            if best is None or score > best[0]:
-                best = (score, g, h)
-    return None if best is None else (best[1], best[2])
-
-
-def _as_segment(g: list[float]) -> tuple[np.ndarray, np.ndarray]:
-    p = np.float32([g[3], g[4]])
-    return p, p + np.float32([math.cos(g[0]), math.sin(g[0])])
-
-
-def _intersect(s: tuple[np.ndarray, np.ndarray], t: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
-    (p, p2), (q, q2) = s, t
-    r, u = p2 - p, q2 - q
-    denom = r[0] * u[1] - r[1] * u[0]
-    if abs(denom) < 1e-6 * float(np.linalg.norm(r) * np.linalg.norm(u)):
-        return None
-    k = ((q[0] - p[0]) * u[1] - (q[1] - p[1]) * u[0]) / denom
-    return p + k * r
+    k = ((qx - px) * uy - (qy - py) * ux) / denom
+    return px + k * rx, py + k * ry
 
 
 def _card_shaped(quad: np.ndarray, min_side: float) -> bool:
-    """Convex, corners near right angles (a card seen from above), sides in card proportions."""
-    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
-        return False
-    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
-    if min(sides) < min_side:
-        return False
+    """Convex, corners near right angles (a card seen from above), sides in card proportions.
+
+    Plain arithmetic on the four corners: this runs for every outline of every frame.
+    """
+    pts = [(float(x), float(y)) for x, y in quad]
+    sides = []
+    turns = []
     for i in range(4):
-        a = quad[i - 1] - quad[i]
-        b = quad[(i + 1) % 4] - quad[i]
-        cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
-        if abs(cos) > 0.45:  # beyond about 63..117 degrees
+        (ax, ay), (bx, by), (cx, cy) = pts[i - 1], pts[i], pts[(i + 1) % 4]
+        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
+        sides.append(math.hypot(vx, vy))
+        turns.append(ux * vy - uy * vx)
+        norm = math.hypot(ux, uy) * math.hypot(vx, vy)
+        if norm == 0 or abs(ux * vx + uy * vy) > 0.45 * norm:  # beyond about 63..117 degrees
             return False
-    short = (sides[0] + sides[2]) / 2
-    long = (sides[1] + sides[3]) / 2
-    return max(short, long) / min(short, long) <= MAX_ASPECT
+    if min(sides) < min_side or not (all(t > 0 for t in turns) or all(t < 0 for t in turns)):
+        return False
+    short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    return long / short <= MAX_ASPECT
 
 
 def _frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     """True for the outline of the picture itself (a patterned table has edges up to it)."""
     h, w = shape[:2]
-    near = (np.minimum(quad[:, 0], w - 1 - quad[:, 0]) < 4) | (np.minimum(quad[:, 1], h - 1 - quad[:, 1]) < 4)
-    return bool(near.sum() >= 3)
-
-
-def _support(edge_map: np.ndarray, quad: np.ndarray) -> float:
-    """Share of points along the quadrilateral's sides that lie on an edge."""
-    hits = total = 0
-    h, w = edge_map.shape
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        n = max(int(np.linalg.norm(b - a) / 3), 2)
-        t = np.linspace(0.05, 0.95, n)[:, None]
-        pts = np.round(a + (b - a) * t).astype(int)
-        inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-        pts = pts[inside]
-        hits += int(np.count_nonzero(edge_map[pts[:, 1], pts[:, 0]]))
-        total += n
-    return hits / total
+    near = sum(1 for x, y in quad if min(x, w - 1 - x) < 4 or min(y, h - 1 - y) < 4)
+    return near >= 3
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
     """Clockwise on screen, starting at an end of a short side."""
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]  # y points down, so increasing angle is clockwise
-    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    pts = [(float(x), float(y)) for x, y in quad]
+    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
+    # y points down, so increasing angle is clockwise
+    pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
+    sides = [math.hypot(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        quad = np.roll(quad, -1, axis=0)
-    return quad.astype(np.float32)
+        pts = pts[1:] + pts[:1]
+    return np.float32(pts)
 
 
-def _distinct(found: list[FoundCard]) -> list[FoundCard]:
+def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]:
     """One quadrilateral per card: of outlines that overlap, the outermost well-supported one.
 
     A card gives several outlines (its edge, the inner line of its border, its
-    picture's frame); the card is the largest, unless it is much worse supported.
+    picture's frame); once snapped most are the card's edge, and the card is the
+    largest, unless it is much worse supported. Two cards edge to edge give one
+    outline round both as well: the well-supported outlines it swallowed (found, or
+    ``inner`` ones not snapped) are kept with it as its ``parts``, for the deck to tell
+    which it is.
     """
-    found.sort(key=lambda f: -f.area * (0.5 + f.support))
+    found = sorted(found, key=lambda f: -f.area * (0.5 + f.support))
+    others = sorted(found + inner, key=lambda f: -f.area * f.support)
     kept: list[FoundCard] = []
     for f in found:
         if all(_overlap(f, k) < 0.5 for k in kept):
-            kept.append(f)
+            parts = [g for g in others if g is not f and g.support >= 0.8
+                     and ALTERNATIVE * f.area < g.area < 0.8 * f.area and _inside(g.corners, f) > 0.7]
+            kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts[:PARTS])))
     return kept
+
+
+ALTERNATIVE = 0.25
+"""Least size (a share of an outline's area) of an outline inside it that may be a card
+on its own."""
+
+PARTS = 2
+"""Most outlines inside an outline kept as the cards it may be instead."""
+
+def _inside(quad: np.ndarray, card: FoundCard) -> float:
+    """Share of ``quad``'s area inside ``card``."""
+    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), card.corners.astype(np.float32))
+    return float(inter) / max(float(cv2.contourArea(quad)), 1e-6)
 
 
 def _overlap(a: FoundCard, b: FoundCard) -> float:
     """Area shared by two quadrilaterals over the smaller's area."""
     inter, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
     return float(inter) / max(min(a.area, b.area), 1e-6)
-

@@ -22,7 +22,7 @@ import re
 
 from companion.core.errors import UnknownName
 
-__all__ = ["KINDS", "card_action"]
+__all__ = ["KINDS", "card_action", "meaning_of"]
 
 KINDS = ("lokis-chosen", "heros-fate", "locations")
 
@@ -48,6 +48,17 @@ def card_action(name: str, kind: str) -> str:
         place = _location(name).replace("\\", "\\\\").replace('"', '\\"')
         return f'travel to="{place}"'
     raise ValueError(f"unknown deck kind {kind!r}; use one of {', '.join(KINDS)}")
+
+
+def meaning_of(name: str | None, kind: str) -> str | None:
+    """:func:`card_action`, or None for an unknown card or a name that means nothing
+    for ``kind`` (a reading reports it rather than failing)."""
+    if name is None:
+        return None
+    try:
+        return card_action(name, kind)
+    except ValueError:
+        return None
 
 
 def _rune_sets(name: str, kind: str) -> list[str]:

@@ -14,8 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from .deck import MARGIN, SIZE, Deck
-from .find import find_cards, rectify
+from .compare import open_rim
+from .deck import Deck, Match, seen_card
+from .face import Face
+from .find import FoundCard, find_cards
+from .meaning import meaning_of
 
 __all__ = ["CardReading", "SeenCard", "read_cards"]
 
@@ -63,15 +66,52 @@ class CardReading:
         """
         return tuple(sorted(c.name or "?" for c in self.cards))
 
-    def to_json(self) -> dict[str, Any]:
-        return {"cards": [c.to_json() for c in self.cards]}
+    def to_json(self, kind: str | None = None) -> dict[str, Any]:
+        """The reading as JSON; with a deck ``kind``, each card also has the ``action``
+        it stands for (:mod:`vision.cards.meaning`; None when it stands for nothing)."""
+        cards = [c.to_json() for c in self.cards]
+        if kind:
+            for card in cards:
+                card["action"] = meaning_of(card["name"], kind)
+        return {"cards": cards}
 
 
 def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardReading:
     """Find and name every card in ``frame`` (BGR)."""
-    seen = []
+    seen: list[SeenCard] = []
     for found in find_cards(frame, max_cards=max_cards):
-        match = deck.identify(rectify(frame, found.corners, SIZE, MARGIN))
-        corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
-        seen.append(SeenCard(match.name, corners, match.confidence))
-    return CardReading(tuple(seen))
+        face = Face.of(seen_card(frame, found.corners))
+        card, match = _seen(face, found, deck)
+        if card.name is None and found.parts:
+            # Two cards edge to edge look like one card too: if some outline inside is a
+            # card of the deck, those are what lies there. Only outlines that look more
+            # like a card of the deck than the whole are looked at closely.
+            named: list[SeenCard] = []
+            taken: list[FoundCard] = []
+            for part in found.parts:
+                if any(part.overlap(t) > 0.2 for t in taken):
+                    continue
+                inner = Face.of(seen_card(frame, part.corners))
+                if deck.distance(inner) > PART_NEARER * match.distance:
+                    continue
+                inside, _ = _seen(inner, part, deck)
+                if inside.name is not None:
+                    named.append(inside)
+                    taken.append(part)
+            if named:
+                seen += named
+                continue
+        seen.append(card)
+    return CardReading(tuple(seen[:max_cards]))
+
+
+PART_NEARER = 1.0
+"""How much nearer to a card of the deck (by signature) an outline inside an unknown
+card must be to be looked at closely as a card of its own."""
+
+
+def _seen(face: Face, found: FoundCard, deck: Deck) -> tuple[SeenCard, Match]:
+    match = deck.identify_face(face, open_rim(found.edge_seen))
+    # The outline as found, from the corner that is the example's top-left.
+    corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
+    return SeenCard(match.name, corners, match.confidence), match

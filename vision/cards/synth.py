@@ -57,7 +57,7 @@ _WORDS = (
     "tide ember vault shadow vale dragon reach oak throne star fall"
 ).split()
 
-_BACKGROUNDS = ("wood", "felt", "slate", "cloth", "paper")
+_BACKGROUNDS = ("wood", "felt", "slate", "cloth", "paper", "mat", "dark", "white")
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,13 +234,18 @@ def _draw_text(card: np.ndarray, rng: np.random.Generator) -> None:
 
 
 def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
-    """A table top: ``wood``, ``felt``, ``slate``, ``cloth`` or ``paper``; size is (w, h)."""
+    """A table top, size (w, h): ``wood``, ``felt``, ``slate``, ``cloth`` (checked, at any
+    angle), ``paper``, ``mat`` (a printed play mat: big soft patches of colour), ``dark``
+    (a black cloth) or ``white`` (a white table: a card's own border hardly shows)."""
     w, h = size
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     noise = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 3)
     if kind == "wood":
         phase = float(rng.uniform(0, 6))
-        grain = np.sin(yy / float(rng.uniform(6, 14)) + 3 * np.sin(xx / 180 + phase) + noise)
+        turn = float(rng.uniform(0, math.pi))
+        along = xx * math.cos(turn) + yy * math.sin(turn)
+        across = -xx * math.sin(turn) + yy * math.cos(turn)
+        grain = np.sin(across / float(rng.uniform(6, 14)) + 3 * np.sin(along / 180 + phase) + noise)
         base = np.array(rng.uniform((40, 80, 120), (70, 110, 160)), np.float32)
         img = base * (0.8 + 0.15 * grain[..., None])
     elif kind == "felt":
@@ -251,12 +256,23 @@ def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np
         img = np.repeat((base + 8 * noise)[..., None], 3, axis=2)
     elif kind == "cloth":
         period = float(rng.uniform(20, 40))
-        check = ((xx // period + yy // period) % 2)[..., None]
+        turn = float(rng.uniform(0, math.pi / 2))
+        u = xx * math.cos(turn) + yy * math.sin(turn)
+        v = -xx * math.sin(turn) + yy * math.cos(turn)
+        check = ((np.floor(u / period) + np.floor(v / period)) % 2)[..., None]
         a = np.array(rng.uniform(60, 200, 3), np.float32)
         b = a + np.array(rng.uniform(-50, 50, 3), np.float32)
         img = a * check + b * (1 - check) + 6 * noise[..., None]
     elif kind == "paper":
         img = np.full((h, w, 3), float(rng.uniform(170, 215)), np.float32) + 4 * noise[..., None]
+    elif kind == "mat":
+        small = rng.uniform(30, 220, (6, 10, 3)).astype(np.float32)
+        img = cv2.GaussianBlur(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC), (0, 0), 25)
+        img = img + 5 * noise[..., None]
+    elif kind == "dark":
+        img = np.full((h, w, 3), float(rng.uniform(15, 40)), np.float32) + 4 * noise[..., None]
+    elif kind == "white":
+        img = np.full((h, w, 3), float(rng.uniform(215, 240)), np.float32) + 3 * noise[..., None]
     else:
         raise ValueError(f"unknown background {kind!r}; use one of {', '.join(_BACKGROUNDS)}")
     return np.clip(img, 0, 255).astype(np.uint8)
@@ -268,7 +284,7 @@ def photograph(
     *,
     names: Sequence[str] = (),
     size: tuple[int, int] = (1280, 720),
-    card_height: tuple[float, float] = (210, 290),
+    card_height: tuple[float, float] = (200, 290),
     table: str | None = None,
     cover: float = 0.0,
     overlap: bool = False,
@@ -277,13 +293,17 @@ def photograph(
 ) -> Photo:
     """Lay ``cards`` on a table and photograph them.
 
-    ``cover`` is the chance that a hand hides part of a card; ``overlap`` lets one card
-    lie over a corner of another; ``tilt`` is the most a corner moves for perspective,
-    as a share of the card; ``harsh`` adds glare, hard shadows and colour casts.
+    ``cover`` is the chance that a finger lies over part of a card; ``overlap`` lets one
+    card lie over a corner of another; ``tilt`` is the most a corner moves for
+    perspective, as a share of the card; ``harsh`` adds glare, hard shadows and colour
+    casts. Cards have rounded corners and cast a slight shadow; fingers are opaque, shaded
+    and cast one too.
     """
     w, h = size
     table = table or _BACKGROUNDS[int(rng.integers(len(_BACKGROUNDS)))]
     frame = background(table, size, rng).astype(np.float32)
+    light = rng.normal(0, 1, 2)
+    light = light / max(float(np.linalg.norm(light)), 1e-6)  # where shadows fall
     placed: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     for card in cards:
@@ -293,8 +313,9 @@ def photograph(
                           [0, card.shape[0]]])
         m = cv2.getPerspectiveTransform(src, quad)
         warped = cv2.warpPerspective(card, m, size, flags=cv2.INTER_AREA)
-        mask = cv2.warpPerspective(np.full(card.shape[:2], 255, np.uint8), m, size)
+        mask = cv2.warpPerspective(_rounded(card.shape[:2], rng), m, size)
         alpha = (mask.astype(np.float32) / 255)[..., None]
+        frame = _shadow(frame, mask, light * float(rng.uniform(1.5, 5)), float(rng.uniform(0.2, 0.4)))
         shade = np.float32(rng.uniform(0.85, 1.1))
         frame = frame * (1 - alpha) + warped.astype(np.float32) * shade * alpha
         masks.append(mask > 127)
@@ -303,12 +324,13 @@ def photograph(
     for i in range(len(masks)):
         for j in range(i + 1, len(masks)):
             visible[i] &= ~masks[j]
-    for i, quad in enumerate(placed):
+    for quad in placed:
         if rng.random() < cover:
-            hand = _hand(quad, rng, size)
-            frame[hand] = frame[hand] * 0.1 + np.float32(rng.uniform((90, 120, 170), (140, 170, 230))) * 0.9
-            for v in visible:
-                v &= ~hand
+            fingers = 2 if rng.random() < 0.2 else 1
+            for _ in range(fingers):
+                frame, hand = _finger(frame, quad, rng, light)
+                for v in visible:
+                    v &= ~hand
     frame = _light(frame, rng, harsh)
     frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.3, 1.4)))
     frame += rng.normal(0, float(rng.uniform(1, 5)), frame.shape).astype(np.float32)
@@ -317,6 +339,57 @@ def photograph(
     image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
     covered = tuple(1 - float(v.sum()) / max(float(m.sum()), 1) for v, m in zip(visible, masks))
     return Photo(image, tuple(names), tuple(placed), covered)
+
+
+def _rounded(shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    """A card's outline as a mask: a rectangle with rounded corners (none on some cards)."""
+    h, w = shape[:2]
+    mask = np.full((h, w), 255, np.uint8)
+    r = int(w * float(rng.uniform(0.0, 0.06)))
+    if r < 2:
+        return mask
+    for cx, cy in ((r, r), (w - 1 - r, r), (w - 1 - r, h - 1 - r), (r, h - 1 - r)):
+        x0, y0 = (0 if cx == r else cx), (0 if cy == r else cy)
+        mask[y0:y0 + r + 1, x0:x0 + r + 1] = 0
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return mask
+
+
+def _shadow(frame: np.ndarray, mask: np.ndarray, offset: np.ndarray, depth: float) -> np.ndarray:
+    """``frame`` darkened where ``mask``, moved by ``offset`` and softened, casts a shadow."""
+    move = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+    cast = cv2.warpAffine(mask, move, mask.shape[::-1]).astype(np.float32) / 255
+    cast = cv2.GaussianBlur(cast, (0, 0), 1 + float(np.linalg.norm(offset)))
+    return frame * (1 - depth * cast)[..., None]
+
+
+_SKIN = np.float32([[150, 178, 228], [118, 150, 205], [90, 120, 170], [55, 78, 115]])
+"""Skin tones, light to dark (BGR)."""
+
+
+def _finger(frame: np.ndarray, quad: np.ndarray, rng: np.random.Generator,
+            light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A finger from beyond one side of a card to a point over it: opaque, rounder-looking
+    towards its middle, with a shadow. Returns the frame and the finger's mask."""
+    h, w = frame.shape[:2]
+    side = int(rng.integers(4))
+    a, b = quad[side], quad[(side + 1) % 4]
+    edge = a + (b - a) * float(rng.uniform(0.15, 0.85))
+    inward = quad.mean(axis=0) - edge
+    tip = edge + inward * float(rng.uniform(0.15, 0.6))
+    base = edge - inward * float(rng.uniform(0.5, 1.0))
+    width = float(np.linalg.norm(quad[1] - quad[0])) * float(rng.uniform(0.2, 0.3))
+    mask = np.zeros((h, w), np.uint8)
+    cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 255, int(width), cv2.LINE_AA)
+    cv2.circle(mask, (int(tip[0]), int(tip[1])), int(width / 2), 255, -1, cv2.LINE_AA)
+    frame = _shadow(frame, mask, light * float(rng.uniform(4, 10)), float(rng.uniform(0.3, 0.5)))
+    # Lit from above: brightest along the finger's middle, darker towards its sides.
+    roundness = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 5)
+    roundness = np.sqrt(np.clip(roundness / max(width / 2, 1.0), 0, 1))
+    tone = _SKIN[int(rng.integers(len(_SKIN)))] * np.float32(rng.uniform(0.9, 1.1, 3))
+    skin = tone * (0.65 + 0.4 * roundness)[..., None]
+    alpha = (cv2.GaussianBlur(mask, (0, 0), 1.0).astype(np.float32) / 255)[..., None]
+    return frame * (1 - alpha) + skin * alpha, mask > 127
 
 
 def _place(aspect: float, placed: list[np.ndarray], rng: np.random.Generator,
@@ -355,31 +428,18 @@ def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     return (centre + out * (1 + pixels / np.linalg.norm(out, axis=1, keepdims=True))).astype(np.float32)
 
 
-def _hand(quad: np.ndarray, rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
-    """A fingertip-shaped blob over one side or corner of a card."""
-    w, h = size
-    mask = np.zeros((h, w), np.uint8)
-    side = int(rng.integers(4))
-    a, b = quad[side], quad[(side + 1) % 4]
-    t = float(rng.uniform(0.2, 0.8))
-    edge = a + (b - a) * t
-    inward = quad.mean(axis=0) - edge
-    depth = float(rng.uniform(0.1, 0.3))
-    tip = edge + inward * depth * 2
-    out = edge - inward * 0.4
-    width = float(np.linalg.norm(b - a)) * float(rng.uniform(0.15, 0.25))
-    cv2.line(mask, tuple(int(v) for v in out), tuple(int(v) for v in tip), 255, int(width))
-    cv2.circle(mask, tuple(int(v) for v in tip), int(width / 2), 255, -1)
-    return mask > 0
-
-
 def _light(frame: np.ndarray, rng: np.random.Generator, harsh: bool) -> np.ndarray:
+    """Uneven light: a ramp, darker corners, a colour cast; if ``harsh``, sometimes a
+    hard shadow across the frame and a glare spot."""
     h, w = frame.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     angle = float(rng.uniform(0, 2 * math.pi))
     ramp = (xx * math.cos(angle) + yy * math.sin(angle)) / max(w, h)
     ramp -= ramp.min()
     gain = 1 - float(rng.uniform(0, 0.35)) * ramp / max(float(ramp.max()), 1e-6)
+    # The lens is darker towards the picture's corners.
+    reach = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    gain *= 1 - float(rng.uniform(0, 0.3)) * reach
     frame = frame * gain[..., None]
     frame = frame * np.float32(rng.uniform(0.85, 1.15, 3)) * np.float32(rng.uniform(0.8, 1.2))
     if harsh:

@@ -42,7 +42,7 @@ def _tally(deck_dir: Path, size: int, frames: int, seed: int) -> Tally:
     pool = specs + unknown
     for i in range(frames):
         chosen = [pool[int(k)] for k in rng.choice(len(pool), 4, replace=False)]
-        photo = synth.photograph([synth.render(s) for s in chosen], rng, harsh=i % 2 == 0)
+        photo = synth.photograph([synth.render(s) for s in chosen], rng, harsh=i % 2 == 0, cover=0.15)
         reading = read_cards(photo.image, deck)
         for spec, corners in zip(chosen, photo.corners):
             seen = [c for c in reading.cards if _corner_error(c.corners, corners) < 15]
@@ -59,11 +59,12 @@ def _tally(deck_dir: Path, size: int, frames: int, seed: int) -> Tally:
 
 @pytest.mark.parametrize("size", [16, 32, 60])
 def test_generated_decks_name_cards_and_never_name_unknown_ones(tmp_path: Path, size: int) -> None:
-    tally = _tally(tmp_path, size, frames=6, seed=size)
+    # Some 30 cards a deck, a finger over one in seven; rune decks (16) differ by a
+    # single rune between cards. The benchmark measures the rate on many more.
+    tally = _tally(tmp_path, size, frames=8, seed=size)
     assert tally.unknown_named == 0, tally
-    assert tally.misnamed <= 1, tally
-    # Rune decks (16) differ by a single rune between cards: the hardest case.
-    assert tally.right >= (0.3 if size == 16 else 0.6) * tally.known, tally
+    assert tally.misnamed == 0, tally
+    assert tally.right >= 0.9 * tally.known, tally
 
 
 def test_cards_are_found_with_their_corners() -> None:
@@ -77,8 +78,34 @@ def test_cards_are_found_with_their_corners() -> None:
         assert len(cards) <= 8
         for truth in photo.corners:
             total += 1
-            found += any(_corner_error(c.corners, truth) < 12 for c in cards)
-    assert found >= 0.85 * total
+            found += any(_corner_error(c.corners, truth) < 8 for c in cards)
+    assert found >= 0.95 * total
+
+
+def test_a_finger_across_a_card_is_seen_as_lying_on_it(tmp_path: Path) -> None:
+    """The outline is hidden where the finger crosses it; the card is still named."""
+    specs = synth.deck_specs(16, 4)[:6]
+    synth.write_deck(tmp_path, specs, 4)
+    deck = Deck.load(tmp_path)
+    rng = np.random.default_rng(12)
+    named = 0
+    for spec in specs:
+        photo = synth.photograph([synth.render(spec)], rng, cover=1.0, harsh=False)
+        cards = find_cards(photo.image)
+        assert len(cards) == 1 and not cards[0].edge_seen.all()
+        named += read_cards(photo.image, deck).names == (spec.name,)
+    assert named >= 5
+
+
+def test_two_cards_edge_to_edge_are_two_cards(tmp_path: Path) -> None:
+    specs = synth.deck_specs(32, 3)[:4]
+    synth.write_deck(tmp_path, specs, 3)
+    deck = Deck.load(tmp_path)
+    table = np.full((720, 1280, 3), (60, 110, 40), np.uint8)
+    left, right = (synth.render(s) for s in specs[:2])
+    table[100:604, 300:660] = left
+    table[100:604, 662:1022] = right
+    assert sorted(c.name or "?" for c in read_cards(table, deck).cards) == sorted(s.name for s in specs[:2])
 
 
 def test_a_card_upside_down_is_named_and_its_corners_start_at_its_top_left(tmp_path: Path) -> None:

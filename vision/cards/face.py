@@ -1,0 +1,147 @@
+"""A card's face prepared for comparing: its picture at a fixed size, with the light taken out.
+
+Every taught example and every card seen by the camera becomes a :class:`Face`. A face
+holds three views of the same rectified picture, each for one step of naming a card:
+
+* ``signature``: a coarse summary (edge directions and colour per cell) that is cheap to
+  compare with every example of a deck, to shortlist the few cards it can be;
+* ``detail``: the grey picture with the light taken out (each pixel's difference from its
+  neighbourhood's mean, in units of the neighbourhood's contrast), so a shadow, a lamp's
+  colour or a glare spot that leaves some contrast does not count, and a rune stroke counts
+  as much in a dim corner as in the middle;
+* ``coarse``: ``detail`` at half size, for aligning a seen card onto an example;
+* ``tint``: the colour without its brightness, at half size, so that a finger (or
+  anything else lying over the card) stands out from it whatever the light;
+* ``glare``: where the picture is washed out (white to the camera): what the card
+  shows there is lost, whatever it is.
+
+Faces are compared in :mod:`vision.cards.compare`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["CELL", "Face", "SIZE", "glare", "signature", "tint"]
+
+SIZE = (96, 136)
+"""Width and height of a face, in pixels: a playing card's proportions (63 x 88 mm)."""
+
+CELL = 8
+"""Signature cell size in face pixels: 12 x 17 cells."""
+
+BINS = 8
+"""Edge directions per signature cell (0..180 degrees: a card turned round keeps them)."""
+
+LIGHT_SCALE = 4.0
+"""Neighbourhood (Gaussian sigma, face pixels) over which light is taken to be even:
+a card's strokes and letters are smaller, shadows and glare spots larger."""
+
+
+SOFTEN = 2.0
+"""Blur (Gaussian sigma, face pixels) applied to every face before comparing details."""
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One rectified card picture (``SIZE``), ready to compare; see the module's doc."""
+
+    colour: np.ndarray
+    detail: np.ndarray
+    coarse: np.ndarray
+    tint: np.ndarray
+    glare: np.ndarray
+    signature: np.ndarray
+
+    @classmethod
+    def of(cls, card: np.ndarray) -> Face:
+        """The face of a rectified card picture (BGR or grey, any size: resized to ``SIZE``)."""
+        if card.shape[1::-1] != SIZE:
+            card = cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA)
+        grey = card if card.ndim == 2 else cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+        detail = even_light(grey)
+        coarse = cv2.resize(detail, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
+        colour = card if card.ndim == 3 else cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
+        return cls(colour, detail, coarse, tint(colour), glare(grey), signature(card))
+
+    def turned(self) -> Face:
+        """The same card upside down."""
+        return Face(cv2.rotate(self.colour, cv2.ROTATE_180), self.detail[::-1, ::-1].copy(),
+                    self.coarse[::-1, ::-1].copy(), self.tint[::-1, ::-1].copy(),
+                    self.glare[::-1, ::-1].copy(),
+                    self.signature[::-1].copy())
+
+
+def even_light(grey: np.ndarray) -> np.ndarray:
+    """``grey`` with the light taken out: local mean 0, local contrast 1 (float32).
+
+    Contrast is floored at a share of the whole card's, so plain paper stays plain
+    instead of its noise being blown up to the size of a stroke.
+    """
+    # Blurred to what a camera a metre away resolves, so a sharp scan and a soft photo
+    # of one card agree.
+    g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), SOFTEN)
+    mean = cv2.GaussianBlur(g, (0, 0), LIGHT_SCALE)
+    centred = g - mean
+    spread = cv2.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), LIGHT_SCALE))
+    floor = max(0.25 * float(np.sqrt(np.mean(centred * centred))), 2.0)
+    return centred / (spread + floor)
+
+
+def tint(colour: np.ndarray) -> np.ndarray:
+    """Blue and red over green, each as a share of the brightness, at half size and
+    softened (float32, 2 channels). A shadow leaves it alone; dark print, whose colour is
+    mostly noise, counts little (the share is of the brightness plus a constant)."""
+    half = cv2.resize(colour, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
+    b, g, r = cv2.split(cv2.GaussianBlur(half, (0, 0), 1.0).astype(np.float32))
+    total = b + g + r + 90.0
+    return np.dstack([(b - g) / total, (r - g) / total])
+
+
+WASHED_OUT = 248
+"""Grey level (of 255) at which the camera sees only white: a glare spot."""
+
+
+def glare(grey: np.ndarray) -> np.ndarray:
+    """Where a picture is washed out, and a little around (as a 0/1 uint8 mask)."""
+    soft = cv2.GaussianBlur(grey, (0, 0), 1.5)
+    return cv2.dilate((soft >= WASHED_OUT).astype(np.uint8), np.ones((5, 5), np.uint8))
+
+
+_CELL_OF = ((np.arange(SIZE[1]) // CELL)[:, None] * (SIZE[0] // CELL)
+            + (np.arange(SIZE[0]) // CELL)[None, :])
+"""Each face pixel's signature cell."""
+
+
+def signature(card: np.ndarray) -> np.ndarray:
+    """Cells x features of a card picture (``SIZE``): a histogram of edge directions per
+    cell, normalised per cell with a floor, and the cell's colour relative to the card's
+    own average (so a warm lamp does not matter)."""
+    grey = card if card.ndim == 2 else cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+    grey = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 0.8)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    cols, rows = SIZE[0] // CELL, SIZE[1] // CELL
+    # Each pixel votes into its cell's direction bin, by its edge's strength.
+    direction = (ang * (BINS / np.pi) + 0.5).astype(np.int32) % BINS
+    hist = np.bincount((_CELL_OF * BINS + direction).ravel(), mag.ravel(), rows * cols * BINS)
+    hist = (hist / (CELL * CELL)).reshape(rows, cols, BINS).astype(np.float32)
+    # Spread each cell into its neighbours so an outline a pixel or two off still lines up.
+    hist = cv2.GaussianBlur(hist, (3, 3), 0.7)
+    norms = np.linalg.norm(hist, axis=2, keepdims=True)
+    floor = max(float(np.mean(norms)), 1e-3)
+    hist /= np.maximum(norms, 0.5 * floor)
+    if card.ndim == 2:
+        colour = np.zeros((rows, cols, 0), np.float32)
+    else:
+        ycc = cv2.cvtColor(card, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+        small = cv2.resize(ycc, (cols, rows), interpolation=cv2.INTER_AREA)
+        small -= small.reshape(-1, 3).mean(axis=0)
+        small[..., 0] /= max(float(small[..., 0].std()), 8.0)
+        small[..., 1:] /= 24.0
+        colour = np.clip(small, -2, 2) * np.float32([0.25, 0.35, 0.35])
+    return np.concatenate([hist, colour], axis=2).reshape(rows * cols, -1).astype(np.float32)
