@@ -1,0 +1,1 @@
+"""The desktop demo: every part of the table on one machine (``runes-demo``)."""
