@@ -127,6 +127,7 @@ class VisionPublisher:
         """Say ``offline``, and disconnect."""
         if self.connected:
             self.client.publish(self.status_topic, "offline", qos=1, retain=True).wait_for_publish(2)
+        self.connected = False  # leaving is no lost broker
         self.client.disconnect()
         self.client.loop_stop()
 
