@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -134,3 +135,37 @@ def test_a_vision_user_without_its_password_is_a_clear_error(
     (tmp_path / "vision-password").unlink()
     assert main(["watch", "--publish", "--source", str(tmp_path), "--config", str(config)]) == 2
     assert "[vision] password_file" in capsys.readouterr().err
+
+
+def test_watch_tells_systemd_it_is_ready_and_alive_even_without_a_camera(
+        tmp_path: Path, samples: dict[str, Path]) -> None:
+    """The unit is Type=notify with WatchdogSec=: READY once the source is open, pings from
+    the loop itself (also while the camera is away), STOPPING on SIGTERM."""
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(30)
+    live = tmp_path / "live"
+    show(live, samples["dice"])
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[vision]\nfaces = "{samples["faces"]}"\n')
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vision", "watch", "--loop", "--fps", "20", "--source", str(live),
+         "--config", str(config)],
+        env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "200000"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert notify.recv(200).decode().startswith("READY=1")
+        assert notify.recv(200) == b"WATCHDOG=1"
+        shutil.rmtree(live)  # no frames: the loop still turns, and says so
+        for _ in range(3):
+            assert notify.recv(200) == b"WATCHDOG=1"
+        process.send_signal(signal.SIGTERM)
+        while (message := notify.recv(200)) == b"WATCHDOG=1":
+            pass
+        assert message == b"STOPPING=1"
+        assert process.wait(15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        notify.close()
