@@ -1,4 +1,5 @@
-"""Everything that links a table to the world beyond its screen: MQTT and the LED trackers.
+"""Everything that links a table to the world beyond its screen: MQTT, the LED trackers
+and the camera process.
 
 Both owners of a table, the headless service and the Kivy app, build the same
 :class:`Links` from the settings file and start it on their owner thread; only
@@ -9,6 +10,7 @@ the loop that pumps the table differs (a plain loop, or Kivy's clock)::
     ...
     links.trackers.blink("ab12cd")       # the setup screen
     links.trackers.assign("ab12cd", 3)
+    links.camera.online                  # the status corner
     ...
     links.stop()
 """
@@ -20,10 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.camera import CameraLink
 from companion.config import Config, ConfigError, Seconds, read_section
 from companion.mqtt import MqttBridge, MqttConfig
 from companion.table import Table
 from companion.trackers import Trackers, TrackerStore
+from vision.settings import VisionConfig
 
 if TYPE_CHECKING:
     from companion.trackers.serial import SerialLink
@@ -56,14 +60,22 @@ class TrackersConfig:
 
 
 class Links:
-    """The MQTT bridge and the LED trackers of one table; see the module docstring."""
+    """The MQTT bridge, the LED trackers and the camera of one table; see the module docstring."""
 
     def __init__(self, table: Table, *, mqtt: MqttConfig | None = None,
-                 trackers: TrackersConfig | None = None, journal_dir: Path | None = None) -> None:
+                 trackers: TrackersConfig | None = None, journal_dir: Path | None = None,
+                 vision: VisionConfig | None = None) -> None:
         mqtt = mqtt or MqttConfig()
         settings = trackers or TrackersConfig()
+        vision = vision or VisionConfig()
         self.table = table
         self.bridge = MqttBridge(table, mqtt) if mqtt.enabled else None
+        if self.bridge is None and vision.auto_confirm:
+            raise ConfigError("[vision] auto_confirm: camera readings come over MQTT, "
+                              "but [mqtt] enabled = false")
+        self.camera = (CameraLink(self.bridge, table, auto_confirm=vision.auto_confirm)
+                       if self.bridge is not None else None)
+        """The camera process (None without MQTT)."""
         state_file = settings.state_file or (journal_dir / "trackers.json" if journal_dir else None)
         self.trackers = Trackers(TrackerStore(state_file), blink_seconds=settings.blink)
         self.serial_links: list[SerialLink] = []
@@ -73,10 +85,13 @@ class Links:
     @classmethod
     def from_config(cls, table: Table, config: Config, *,
                     journal_dir: Path | None = None) -> Links:
-        """Links as the settings file's ``[mqtt]`` and ``[trackers]`` tables describe them."""
+        """Links as the settings file's ``[mqtt]``, ``[trackers]`` and ``[vision]`` tables
+        describe them (``[vision]`` is the camera process's; the companion reads
+        ``auto_confirm`` from it)."""
         return cls(table, mqtt=read_section(MqttConfig, config.section("mqtt"), "mqtt"),
                    trackers=read_section(TrackersConfig, config.section("trackers"), "trackers"),
-                   journal_dir=journal_dir)
+                   journal_dir=journal_dir,
+                   vision=read_section(VisionConfig, config.section("vision"), "vision"))
 
     def _build(self, settings: TrackersConfig) -> None:
         # Drivers are imported here, on first use: a table without serial trackers
@@ -110,6 +125,8 @@ class Links:
     def start(self) -> None:
         """Follow the table and start talking to the broker and the ports (owner thread)."""
         self._detach = self.trackers.attach(self.table)
+        if self.camera is not None:
+            self.camera.start()
         if self.bridge is not None:
             self.bridge.start()
         for link in self.serial_links:
@@ -122,6 +139,8 @@ class Links:
             self._detach = None
         for link in self.serial_links:
             link.stop()
+        if self.camera is not None:
+            self.camera.stop()
         self.trackers.close()
         if self.bridge is not None:
             self.bridge.stop()

@@ -34,8 +34,12 @@ def test_every_subsystem_accepts_the_installed_settings(installed_settings: Path
     read_section(TrackerSetup, config.section("tracker_setup"), "tracker_setup")
     read_section(PanelConfig, config.section("panel"), "panel")
     read_section(JournalConfig, config.section("journal"), "journal")
-    camera, _ = load_settings(installed_settings)
+    camera, vision = load_settings(installed_settings)
     assert camera.source == "pi"
+    # The camera process: the companion's broker, as the user the installer makes for it.
+    assert (vision.username, vision.password_file) == ("vision-kitchen",
+                                                       Path("/etc/runes/vision-password"))
+    assert not vision.auto_confirm
 
 
 UNITS = sorted((ROOT / "systemd" / "units").iterdir())

@@ -14,7 +14,7 @@ import sys
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS: tuple[str, ...] = ("vision.dice.cli", "vision.cards.cli")
+COMMANDS: tuple[str, ...] = ("vision.dice.cli", "vision.cards.cli", "vision.watch")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,8 +7,9 @@ off, the confirmation overlay as a base64 JPEG in ``overlay_jpeg``. The overlay 
 inside the message rather than on a topic of its own so that a reading and its picture can
 never be paired wrongly; at 960 px wide it is some 60-120 kB, nothing for a LAN broker.
 
-The process's presence is ``runes/<table>/vision/status``: ``online`` (retained) once
-connected, ``offline`` as the last will. The broker being away is logged and retried by
+The camera's presence is ``runes/<table>/vision/status`` (retained): ``online`` once
+connected while the camera delivers frames, ``offline`` while it does not (unplugged, a
+replay folder gone) and as the last will. The broker being away is logged and retried by
 paho's own reconnect loop; readings published meanwhile are queued by paho (QoS 1).
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -24,6 +26,7 @@ from typing import Any
 import numpy as np
 import paho.mqtt.client as mqtt
 
+from companion.mqtt.client import MqttConfig, make_client
 from vision.overlay import encode_jpeg
 from vision.settings import VisionConfig
 from vision.settle import Settled
@@ -49,41 +52,68 @@ def reading_payload(reading: dict[str, Any], *, seq: int, size: tuple[int, int],
 
 
 class VisionPublisher:
-    """Publishes settled readings for one table; connect with :meth:`start`."""
+    """Publishes settled readings for one table; connect with :meth:`start`.
 
-    def __init__(self, table: str, host: str = "localhost", port: int = 1883, *,
-                 client_id: str = "", keepalive: int = 30) -> None:
+    ``config`` is the companion's ``[mqtt]`` connection with the camera's own user
+    (:func:`vision.settings.broker_settings`); the client is the companion's
+    (:func:`companion.mqtt.client.make_client`), so TLS and passwords work alike.
+    """
+
+    def __init__(self, table: str, config: MqttConfig | None = None, *,
+                 keepalive: int = 30) -> None:
         self.table = table
-        self.host, self.port, self.keepalive = host, port, keepalive
+        self.config = config or MqttConfig()
+        self.keepalive = keepalive
         self.status_topic = f"runes/{table}/vision/status"
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
-        self.client.will_set(self.status_topic, "offline", qos=1, retain=True)
+        self.client = make_client(self.config, client_id=self.config.client_id,
+                                  will=self.status_topic)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.connected = False
+        self._seeing = True
+        self._lock = threading.Lock()
         self._seq = 0
 
     def topic(self, kind: str) -> str:
         return f"runes/{self.table}/vision/{kind}"
 
+    def _status(self) -> str:
+        return "online" if self._seeing else "offline"
+
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
         if reason.is_failure:
-            log.warning("broker %s:%s refused the connection: %s", self.host, self.port, reason)
+            log.warning("broker %s:%s refused the connection: %s", self.config.host,
+                        self.config.port, reason)
             return
-        self.connected = True
-        client.publish(self.status_topic, "online", qos=1, retain=True)
+        with self._lock:
+            self.connected = True
+            client.publish(self.status_topic, self._status(), qos=1, retain=True)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
         if self.connected:
-            log.warning("lost the broker %s:%s (%s); reconnecting", self.host, self.port, reason)
+            log.warning("lost the broker %s:%s (%s); reconnecting", self.config.host,
+                        self.config.port, reason)
         self.connected = False
 
     def start(self) -> None:
         """Connect in the background (a broker that is down is retried, not an error)."""
-        self.client.connect_async(self.host, self.port, self.keepalive)
+        self.client.connect_async(self.config.host, self.config.port, self.keepalive)
         self.client.loop_start()
+
+    def seeing(self, ok: bool) -> None:
+        """Whether the camera delivers frames: the status says ``online`` or ``offline``.
+
+        A camera that is unplugged (or a replay folder that vanished) makes the camera
+        process useless to the table although it runs: the companion hears it as offline.
+        """
+        with self._lock:
+            if ok == self._seeing:
+                return
+            self._seeing = ok
+            if self.connected:
+                self.client.publish(self.status_topic, self._status(), qos=1, retain=True)
 
     def publish(self, kind: str, reading: dict[str, Any], *, size: tuple[int, int],
                 overlay: np.ndarray | None = None, quality: int = 80) -> dict[str, Any]:
@@ -97,6 +127,7 @@ class VisionPublisher:
         """Say ``offline``, and disconnect."""
         if self.connected:
             self.client.publish(self.status_topic, "offline", qos=1, retain=True).wait_for_publish(2)
+        self.connected = False  # leaving is no lost broker
         self.client.disconnect()
         self.client.loop_stop()
 

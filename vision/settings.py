@@ -1,4 +1,12 @@
-"""The vision process's settings: ``[camera]`` and ``[vision]`` in the companion's file.
+"""The vision process's settings: ``[camera]``, ``[vision]`` and ``[cards]`` in the
+companion's file, and the broker as the companion's ``[table]`` and ``[mqtt]`` name it.
+
+    [table]
+    id = "table1"         # topics are runes/<id>/vision/…
+
+    [mqtt]                # the companion's: host, port, tls and ca_certs are shared
+    host = "localhost"
+    port = 1883
 
     [camera]
     source = "usb"        # "usb", "usb:1" (device index), "pi", or a folder / video to replay
@@ -8,9 +16,9 @@
     retry = "2s"          # how often a missing camera is tried again
 
     [vision]
-    table = "table1"      # topics are runes/<table>/vision/…
-    broker_host = "localhost"
-    broker_port = 1883
+    username = "vision-table1"        # the camera's own broker user (runes-broker add vision)
+    password_file = "/etc/runes/vision-password"
+    auto_confirm = false  # the companion plays settled readings at once (no confirmation)
     faces = "pips"        # or a face folder (one subfolder per face)
     tray = ""             # a tray calibration file from `runes-vision calibrate`, if any
     threshold = 0.5       # below this confidence a die is "unknown"
@@ -19,16 +27,27 @@
     overlay = true        # send the confirmation overlay with each reading
     overlay_width = 960
     overlay_quality = 80
+
+    [cards]
+    deck = ""             # a deck folder (runes-vision teach-card): cards are read too
+    max_cards = 8         # most cards read in one frame
+
+``[vision]`` is one table for both sides: the companion reads ``auto_confirm`` from it
+(:mod:`companion.camera`), the camera process everything else.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from companion.config import Seconds, load_config, read_section
+from companion.config import Config, ConfigError, Seconds, load_config, read_section
+from companion.mqtt.client import MqttConfig
+from companion.mqtt.topics import check_id
+from companion.table import TableConfig
 
-__all__ = ["CameraConfig", "VisionConfig", "load_settings"]
+__all__ = ["CameraConfig", "CardsConfig", "VisionConfig", "broker_settings", "cards_settings",
+           "load_settings"]
 
 
 @dataclass(frozen=True)
@@ -42,9 +61,12 @@ class CameraConfig:
 
 @dataclass(frozen=True)
 class VisionConfig:
-    table: str = "table1"
-    broker_host: str = "localhost"
-    broker_port: int = 1883
+    username: str = ""
+    """The camera process's broker user; empty: anonymous (a private demo broker)."""
+    password_file: Path | None = None
+    """A file holding its password (``runes-broker add vision`` writes it)."""
+    auto_confirm: bool = False
+    """Read by the companion: a settled reading is played at once, without a tap."""
     faces: str = "pips"
     tray: str = ""
     threshold: float = 0.5
@@ -55,8 +77,40 @@ class VisionConfig:
     overlay_quality: int = 80
 
 
+@dataclass(frozen=True)
+class CardsConfig:
+    """The ``[cards]`` table: which deck the camera names cards against."""
+
+    deck: str = ""
+    max_cards: int = 8
+
+
 def load_settings(path: str | Path | None = None) -> tuple[CameraConfig, VisionConfig]:
     """Both tables, checked (a wrong key or type raises ``ConfigError`` naming it)."""
     config = load_config(path)
     return (read_section(CameraConfig, config.section("camera"), "camera"),
             read_section(VisionConfig, config.section("vision"), "vision"))
+
+
+def cards_settings(config: Config) -> CardsConfig:
+    """The ``[cards]`` table, checked."""
+    return read_section(CardsConfig, config.section("cards"), "cards")
+
+
+def broker_settings(config: Config) -> tuple[str, MqttConfig]:
+    """The table's id, and the companion's ``[mqtt]`` connection as the camera's own user.
+
+    The password is read here, at start, so a missing file is reported at once and by
+    its key (``[vision] password_file``) rather than when the broker is first tried.
+    """
+    table = read_section(TableConfig, config.section("table"), "table").id
+    try:
+        check_id(table, "[table] id")
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    shared = read_section(MqttConfig, config.section("mqtt"), "mqtt")
+    vision = read_section(VisionConfig, config.section("vision"), "vision")
+    own = replace(shared, password="", password_file=vision.password_file)
+    password = own.secret("[vision] password_file") if vision.username else None
+    return table, replace(shared, username=vision.username, password=password or "",
+                          password_file=None, client_id=f"runes-vision-{table}")

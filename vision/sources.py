@@ -32,6 +32,8 @@ class FrameSource(ABC):
     is none right now (a camera away, or a replay at its end: see ``finished``)."""
 
     finished = False
+    error: str | None = None
+    """Why there are no frames right now (a camera away); None while frames come."""
 
     @abstractmethod
     def read(self) -> np.ndarray | None: ...
@@ -180,6 +182,11 @@ class ReplaySource(FrameSource):
 
     Unreadable files in a folder are skipped with a warning. With ``fps`` the replay is
     paced like a camera; without, frames come as fast as they are asked for.
+
+    A folder played in a loop is listed again at each pass, so it acts like a camera that
+    another program feeds (the demo, the end-to-end tests): frames added meanwhile are
+    shown, and a folder that is emptied or removed is a camera away (``read()`` gives
+    None and ``error`` says why) until images are there again.
     """
 
     def __init__(self, path: str | Path, *, loop: bool = False, fps: float | None = None) -> None:
@@ -191,7 +198,7 @@ class ReplaySource(FrameSource):
         self._video: cv2.VideoCapture | None = None
         self._index = 0
         if self.path.is_dir():
-            self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            self._files = self._list()
             if not self._files:
                 raise FileNotFoundError(f"{self.path}: no images to replay")
         elif self.path.is_file():
@@ -222,19 +229,41 @@ class ReplaySource(FrameSource):
                     return frame
             self.finished = True
             return None
-        for _ in range(len(self._files)):
+        for _ in range(len(self._files) + 1):
             if self._index >= len(self._files):
                 if not self.loop:
                     break
                 self._index = 0
+                self._files = self._list()
+                if not self._files:
+                    self._away("no images to replay")
+                    return None
             path = self._files[self._index]
             self._index += 1
             frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if frame is not None:
+                if self.error is not None:
+                    log.warning("%s: images again", self.path)
+                    self.error = None
                 return frame
-            log.warning("%s: not an image, skipped", path)
+            if path.exists():
+                log.warning("%s: not an image, skipped", path)
+        if self.loop:
+            self._away("no readable image")
+            return None
         self.finished = True
         return None
+
+    def _list(self) -> list[Path]:
+        try:
+            return sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        except OSError:
+            return []
+
+    def _away(self, why: str) -> None:
+        if self.error is None:
+            log.warning("%s: %s; waiting for images", self.path, why)
+        self.error = why
 
     def close(self) -> None:
         if self._video is not None:

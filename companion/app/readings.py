@@ -1,7 +1,8 @@
-"""What a confirmed camera reading becomes: the same actions as manual entry.
+"""What a confirmed camera reading becomes, in the app's words.
 
-Each game says which actions a dice or card reading can stand for, given the
-game as it is; the camera screen offers them and plays the one chosen.
+Which actions a reading stands for is the game's business (:mod:`companion.readings`,
+shared with the headless companion); here each choice gets its label in the app's
+language, and the camera screen learns which faces a misread die can be cycled to.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.core.content import load as load_content
+from companion.readings import card_names, choices
 
 from .strings import t
 
@@ -21,36 +22,9 @@ Choice = tuple[str, dict[str, Any]]
 def reading_actions(game: str, state: Mapping[str, Any], *, counts: Mapping[str, int],
                     cards: Sequence[str]) -> list[Choice]:
     """(label, action) pairs the reading can be entered as, best first; [] if none."""
-    if game == "zun" and cards:
-        if state.get("locations", {}).get("mode") != "normal":
-            return []
-        card = cards[0]
-        verbs = ["travel"] if state.get("phase") == "start" else []
-        verbs += ["purge", "scramble", "swap"] if state.get("phase") == "action" else []
-        return [(f"{t('loc.' + verb)}: {card}", {"action": verb, "to": card}) for verb in verbs]
-    if game == "runecast":
-        return _runecast(state, counts, cards)
-    return []
-
-
-def _runecast(state: Mapping[str, Any], counts: Mapping[str, int],
-              cards: Sequence[str]) -> list[Choice]:
-    faces = {"hammers": counts.get("hammer", 0), "snakes": counts.get("snake", 0),
-             "trees": counts.get("tree", 0)}
-    if counts and state.get("phase") == "loki":
-        # Loki's roll needs the Loki's Chosen card too: the roll pad takes it from here.
-        return [(t("rc.loki_roll"), {"action": "loki_roll", **faces})]
-    if counts:
-        return [(t("rc.roll"), {"action": "roll", **faces})]
-    choices: list[Choice] = []
-    for name in cards[:1]:
-        if "-" in name:
-            choices.append((f"{t('rc.card')}: {name}", {"action": "loki_roll", "card": name}))
-        else:
-            for hero in state.get("players", []):
-                choices.append((f"{hero['name']}: {name}",
-                                {"action": "fate", "player": str(hero["seat"]), "fate": name}))
-    return choices
+    return [(": ".join(part for part in (t(c.label) if c.label else "", c.subject) if part),
+             c.action)
+            for c in choices(game, state, counts=counts, cards=cards)]
 
 
 def dice_faces(game: str) -> list[str]:
@@ -61,12 +35,3 @@ def dice_faces(game: str) -> list[str]:
     for die_set in die_sets(game):
         faces += [f for f in die_set.faces if f not in faces]
     return faces
-
-
-def card_names(game: str) -> list[str]:
-    """The cards a card reading can be corrected to."""
-    if game == "zun":
-        return [entry["name"] for entry in load_content("zun/locations.toml").get("location", [])]
-    if game == "runecast":
-        return [a + b + c for a in "RF" for b in "RF" for c in "RF"]
-    return []

@@ -33,20 +33,16 @@ cleared.
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from companion.config import ConfigError, Seconds
 from companion.core.errors import ActionSyntaxError, CompanionError
 from companion.core.session import Change, Session
 from companion.payloads import (
@@ -54,6 +50,7 @@ from companion.payloads import (
 )
 from companion.table import Result, Table
 
+from .client import MqttConfig, make_client, tcp_no_delay
 from .homeassistant import Discovery
 from .topics import Topics
 
@@ -62,40 +59,6 @@ __all__ = ["CommandTooLarge", "MqttBridge", "MqttConfig", "tcp_no_delay"]
 log = logging.getLogger(__name__)
 
 Handler = Callable[[mqtt.MQTTMessage], None]
-
-
-@dataclass(frozen=True)
-class MqttConfig:
-    """The ``[mqtt]`` settings: where the broker is and who the companion is on it."""
-
-    enabled: bool = True
-    host: str = "localhost"
-    port: int = 1883
-    username: str = ""
-    password: str = ""
-    password_file: Path | None = None
-    """A file holding the password (made by ``runes-broker add companion``); wins over ``password``."""
-    tls: bool = False
-    ca_certs: Path | None = None
-    """The CA certificate that signed the broker's (``runes-broker init`` makes both)."""
-    keepalive: Seconds = 30.0
-    reconnect: Seconds = 5.0
-    """Longest wait between two attempts to reach a broker that is down."""
-    client_id: str = ""
-    """Default: ``runes-companion-<table>``."""
-    command_limit: int = 16384
-    """Commands longer than this many bytes are refused before parsing."""
-    homeassistant: bool = True
-    discovery_prefix: str = "homeassistant"
-
-    def secret(self) -> str | None:
-        if self.password_file is not None:
-            try:
-                return self.password_file.read_text().strip()
-            except OSError as e:
-                raise ConfigError(f"[mqtt] password_file: cannot read {self.password_file}: "
-                                  f"{e.strerror}") from e
-        return self.password or None
 
 
 class CommandTooLarge(CompanionError, ValueError):
@@ -144,20 +107,11 @@ class MqttBridge:
             self.listen(self.discovery.status_topic, self._on_homeassistant)
 
     def _make_client(self) -> mqtt.Client:
-        c = self.config
-        client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                             client_id=c.client_id or f"runes-companion-{self.topics.table}",
-                             protocol=mqtt.MQTTv5)
-        if c.username:
-            client.username_pw_set(c.username, c.secret())
-        if c.tls:
-            client.tls_set(ca_certs=str(c.ca_certs) if c.ca_certs else None)
-        # The last will must be set before connecting: the broker keeps it from CONNECT on.
-        client.will_set(self.topics.status, "offline", qos=1, retain=True)
-        client.reconnect_delay_set(min_delay=1, max_delay=max(1, round(c.reconnect)))
+        client = make_client(self.config,
+                             client_id=self.config.client_id or f"runes-companion-{self.topics.table}",
+                             will=self.topics.status)
         client.max_inflight_messages_set(64)
         client.max_queued_messages_set(256)
-        client.on_socket_open = tcp_no_delay
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
@@ -421,12 +375,3 @@ class MqttBridge:
             properties.CorrelationData = correlation_data
         self.send(topic, dumps(result_payload(result, correlation)), qos=self.RESULT_QOS,
                   properties=properties)
-
-
-def tcp_no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
-    """Send each small message at once: with Nagle's algorithm a publish that follows
-    another waits for its TCP acknowledgement, which the broker may delay by 40 ms."""
-    try:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    except (AttributeError, OSError):
-        pass  # not a TCP socket (a websocket wrapper): nothing to tune

@@ -26,6 +26,7 @@ from companion.mqtt.bridge import tcp_no_delay
 from companion.service import OwnerLoop
 from companion.table import Result, Table
 from tests.support.broker import REPO, Credentials, SecureBroker
+from vision.settings import VisionConfig
 
 SCHEMAS = REPO / "docs" / "schemas"
 
@@ -187,6 +188,7 @@ class Companion:
     setup: str = "zun players=Ann,Bob,Cid"
     trackers: TrackersConfig = field(default_factory=lambda: TrackersConfig(firmware=True))
     mqtt: MqttConfig | None = None
+    vision: VisionConfig | None = None
 
     def __post_init__(self) -> None:
         self.mqtt = self.mqtt or companion_config(self.broker)
@@ -194,7 +196,7 @@ class Companion:
         self.table = Table(self.journal, table_id=self.broker.table)
         self.table.start(self.setup.split()[0], self.setup)
         self.links = Links(self.table, mqtt=self.mqtt, trackers=self.trackers,
-                           journal_dir=self.workdir)
+                           journal_dir=self.workdir, vision=self.vision)
         self.loop = OwnerLoop(self.table, tick=0.05)
         self._thread: threading.Thread | None = None
 

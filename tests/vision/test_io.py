@@ -12,6 +12,7 @@ import numpy as np
 import paho.mqtt.client as mqtt
 import pytest
 
+from companion.mqtt.client import MqttConfig
 from tests.support.broker import Broker
 from vision.dice.cli import overlay
 from vision.dice.reader import DiceReader
@@ -82,7 +83,7 @@ def test_publisher_sends_settled_readings_with_the_overlay(broker: Broker) -> No
     sub.on_connect = lambda c, u, f, r, p: c.subscribe("runes/t1/vision/#", qos=1)
     sub.connect(broker.host, broker.port)
     sub.loop_start()
-    publisher = VisionPublisher("t1", broker.host, broker.port)
+    publisher = VisionPublisher("t1", MqttConfig(host=broker.host, port=broker.port))
     publisher.start()
     try:
         for _ in range(100):

@@ -1,4 +1,4 @@
-"""What a card means to a game: a card's name, read in a deck of a known kind,
+"""What a card means to a game, as text: a card's name, read in a deck of a known kind,
 becomes text the companion understands.
 
 A deck says its kind in ``deck.toml`` (``kind = "lokis-chosen"``); its cards are
@@ -8,25 +8,25 @@ named for what they mean:
   ``-``, ``_``, ``,`` or spaces). Meaning: the ``card=`` argument of Loki's roll,
   ``card=RFR,RRF,FFR``, to add to the dice read for ``loki_roll``.
 * ``heros-fate``: the card's rune set, ``RFR``. Meaning: ``fate=RFR``, to add to the
-  action that deals it (the Runecast engine names that action).
+  action that deals it.
 * ``locations``: the Location's name as in ``zun/locations.toml`` (any case).
   Meaning: the whole action ``travel to="Ritual Grounds"``.
 
-This stays a thin mapping on purpose: the Runecast engine is written elsewhere and
-owns its actions; only the text forms above are agreed.
+The meaning itself is the companion's (:func:`companion.readings.card_meaning`, which
+the companion also uses to enter readings); this module only writes it as text.
 """
 
 from __future__ import annotations
 
 import re
 
-from companion.core.errors import UnknownName
+from companion.readings import CARD_KINDS, card_meaning
 
 __all__ = ["KINDS", "card_action", "meaning_of"]
 
-KINDS = ("lokis-chosen", "heros-fate", "locations")
+KINDS = CARD_KINDS
 
-_RUNES = re.compile(r"^[RF]{3}$")
+_PLAIN = re.compile(r"^[A-Za-z0-9,]+$")
 
 
 def card_action(name: str, kind: str) -> str:
@@ -35,19 +35,12 @@ def card_action(name: str, kind: str) -> str:
     Raises :class:`ValueError` for a kind it does not know or a name that does not
     say what the card means (the message names both).
     """
-    folded = kind.strip().lower().replace("_", "-").replace("'", "")
-    if folded == "lokis-chosen":
-        return "card=" + ",".join(_rune_sets(name, kind))
-    if folded == "heros-fate":
-        sets = _rune_sets(name, kind)
-        if len(sets) != 1:
-            raise ValueError(f"card {name!r}: a Hero's Fate card has one rune set, like RFR")
-        return f"fate={sets[0]}"
-    if folded == "locations":
-        # Quoted the way the action parser (shlex) reads it back: "Ritual Grounds".
-        place = _location(name).replace("\\", "\\\\").replace('"', '\\"')
-        return f'travel to="{place}"'
-    raise ValueError(f"unknown deck kind {kind!r}; use one of {', '.join(KINDS)}")
+    fields = card_meaning(name, kind)
+    words = [fields.pop("action")] if "action" in fields else []
+    # Quoted the way the action parser (shlex) reads it back: to="Ritual Grounds".
+    words += [f"{key}={value}" if _PLAIN.match(value) else f'{key}="{_escaped(value)}"'
+              for key, value in fields.items()]
+    return " ".join(words)
 
 
 def meaning_of(name: str | None, kind: str) -> str | None:
@@ -61,20 +54,5 @@ def meaning_of(name: str | None, kind: str) -> str | None:
         return None
 
 
-def _rune_sets(name: str, kind: str) -> list[str]:
-    sets = [part for part in re.split(r"[-_,\s]+", name.strip().upper()) if part]
-    bad = [s for s in sets if not _RUNES.match(s)]
-    if not sets or bad:
-        raise ValueError(f"card {name!r} in a {kind} deck: name it by its rune sets, "
-                         "three letters R or F each, like RFR-RRF-FFR")
-    return sets
-
-
-def _location(name: str) -> str:
-    # Imported here: only a Location deck needs the Runes of Zun data.
-    from companion.games.zun.content import ZunContent
-
-    try:
-        return ZunContent.load().location(name).name
-    except UnknownName as e:
-        raise ValueError(f"card {name!r} in a Location deck: {e}") from e
+def _escaped(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')

@@ -5,8 +5,9 @@ Nothing here is new machinery: frames come from :mod:`vision.sources`, readings 
 by the generic detector of :mod:`vision.settle` (a card reading's ``summary`` is the
 sorted card names, so a nudged card is the same reading and a swapped one a new one),
 and go out through :class:`vision.publish.VisionPublisher` on
-``runes/<table>/vision/card``. Settings are the camera process's ``[camera]`` and
-``[vision]`` tables plus a ``[cards]`` table of its own::
+``runes/<table>/vision/card`` (to the broker of ``[table]`` and ``[mqtt]``, as the
+``[vision]`` user). Settings are the camera process's ``[camera]`` and ``[vision]``
+tables plus ``[cards]``::
 
     [cards]
     deck = "decks/loki"   # the deck folder (--deck overrides it)
@@ -21,7 +22,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,9 +29,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.config import ConfigError, load_config, read_section
+from companion.config import ConfigError, load_config
 from vision.publish import VisionPublisher, report_settled
-from vision.settings import load_settings
+from vision.settings import broker_settings, cards_settings, load_settings
 from vision.settle import Settled, Settler, settled_stream
 from vision.sources import open_source
 
@@ -39,15 +39,7 @@ from .deck import Deck, DeckError
 from .overlay import draw_cards
 from .reading import CardReading, read_cards
 
-__all__ = ["CardsConfig", "card_overlay", "register", "settled_cards"]
-
-
-@dataclass(frozen=True)
-class CardsConfig:
-    """The ``[cards]`` table of the settings file."""
-
-    deck: str = ""
-    max_cards: int = 8
+__all__ = ["card_overlay", "register", "settled_cards"]
 
 
 def settled_cards(frames: Iterable[np.ndarray], deck: Deck, settler: Settler[CardReading], *,
@@ -79,15 +71,18 @@ def register(sub: Any) -> None:
     p.add_argument("--frames", type=int, help="agreeing still frames to settle "
                                               "(default: [vision] settle_frames)")
     p.add_argument("--fps", type=float, help="pace a replay at this rate")
-    p.add_argument("--publish", action="store_true", help="publish to MQTT ([vision] broker)")
+    p.add_argument("--publish", action="store_true",
+                   help="publish to the table's broker ([table] id, [mqtt], [vision] user)")
     p.add_argument("--config", help="the settings file (default: the companion's)")
     p.set_defaults(run=run_watch)
 
 
 def run_watch(args: argparse.Namespace) -> int:
     try:
+        config = load_config(args.config)
         camera, settings = load_settings(args.config)
-        cards = read_section(CardsConfig, load_config(args.config).section("cards"), "cards")
+        cards = cards_settings(config)
+        table, mqtt = broker_settings(config) if args.publish else ("", None)
         folder = args.deck or cards.deck
         if not folder:
             raise DeckError("no deck: give --deck DIR or set deck in [cards]")
@@ -100,8 +95,8 @@ def run_watch(args: argparse.Namespace) -> int:
     for warning in deck.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     publisher = None
-    if args.publish:
-        publisher = VisionPublisher(settings.table, settings.broker_host, settings.broker_port)
+    if mqtt is not None:
+        publisher = VisionPublisher(table, mqtt)
         publisher.start()
     settler: Settler[CardReading] = Settler(args.frames or settings.settle_frames, settings.motion)
     report_settled(settled_cards(source.frames(), deck, settler, max_cards=cards.max_cards),

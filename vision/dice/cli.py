@@ -1,5 +1,5 @@
-"""The dice commands of ``runes-vision``: ``dice``, ``teach``, ``watch``, ``calibrate``,
-``markers`` and ``render``."""
+"""The dice commands of ``runes-vision``: ``dice``, ``teach``, ``calibrate``, ``markers``
+and ``render`` (``watch``, for dice and cards, is :mod:`vision.watch`)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.config import ConfigError
 from vision.dice.faces import FaceFolderError, TaughtFaces, teach
 from vision.dice.reader import DiceReader, DiceReading
 from vision.dice.render import RUNE_FACES, write_face_folder, write_scene_set
 from vision.overlay import draw_overlay
-from vision.settle import Settler, settled_stream
-from vision.settings import load_settings
-from vision.sources import open_source
 from vision.tray import CalibrationError, Tray, calibrate, marker_sheet
 
 __all__ = ["make_reader", "overlay", "register"]
@@ -86,43 +82,6 @@ def _cmd_teach(args: argparse.Namespace) -> int:
     return 0 if written else 1
 
 
-def _cmd_watch(args: argparse.Namespace) -> int:
-    from vision.publish import VisionPublisher
-
-    try:
-        camera, settings = load_settings(args.config)
-        reader = make_reader(args.faces or settings.faces, settings.tray if args.tray is None
-                             else args.tray, settings.threshold)
-        source = open_source(args.source or camera.source, width=camera.width, height=camera.height,
-                             retry=camera.retry, fps=args.fps)
-    except (ConfigError, FaceFolderError, CalibrationError, FileNotFoundError, ValueError) as e:
-        print(f"runes-vision watch: {e}", file=sys.stderr)
-        return 2
-    publisher = None
-    if args.publish:
-        publisher = VisionPublisher(settings.table, settings.broker_host, settings.broker_port)
-        publisher.start()
-    settler: Settler[DiceReading] = Settler(args.frames or settings.settle_frames, settings.motion)
-    frames = (reader.tray.view(f) if reader.tray else f for f in source.frames())
-    try:
-        for settled in settled_stream(frames, reader.read, settler):
-            reading = settled.reading
-            line = {"frame": settled.index, **reading.to_json()}
-            print(json.dumps(line), flush=True)
-            if publisher is not None:
-                picture = overlay(settled.frame, reading, settings.overlay_width) \
-                    if settings.overlay else None
-                publisher.publish("dice", reading.to_json(), size=reading.size, overlay=picture,
-                                  quality=settings.overlay_quality)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        source.close()
-        if publisher is not None:
-            publisher.stop()
-    return 0
-
-
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if frame is None:
@@ -177,17 +136,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--face", required=True, help="the face's name, such as hammer")
     p.add_argument("--out", required=True, metavar="DIR", help="the face folder")
     p.set_defaults(run=_cmd_teach)
-
-    p = sub.add_parser("watch", help="print (and publish) settled rolls from a camera or replay")
-    p.add_argument("--source", help="usb, usb:N, pi, or a folder of images / a video "
-                                    "(default: [camera] source)")
-    p.add_argument("--faces", help=faces_help + " (default: [vision] faces)")
-    p.add_argument("--tray", help="a tray calibration file (default: [vision] tray)")
-    p.add_argument("--frames", type=int, help="agreeing still frames to settle")
-    p.add_argument("--fps", type=float, help="pace a replay at this rate")
-    p.add_argument("--publish", action="store_true", help="publish to MQTT ([vision] broker)")
-    p.add_argument("--config", help="the settings file (default: the companion's)")
-    p.set_defaults(run=_cmd_watch)
 
     p = sub.add_parser("calibrate", help="calibrate the tray from a photo (ArUco markers, empty tray)")
     p.add_argument("image", metavar="IMAGE")

@@ -61,8 +61,8 @@ def test_watch_cards_prints_and_publishes_settled_readings(
         capsys: pytest.CaptureFixture[str]) -> None:
     deck_dir, frames, names = table
     config = tmp_path / "companion.toml"
-    config.write_text(f'[vision]\ntable = "t7"\nbroker_host = "{broker.host}"\n'
-                      f"broker_port = {broker.port}\noverlay_width = 480\n"
+    config.write_text(f'[table]\nid = "t7"\n[mqtt]\nhost = "{broker.host}"\n'
+                      f"port = {broker.port}\n[vision]\noverlay_width = 480\n"
                       f'[cards]\ndeck = "{deck_dir}"\n')
     got: list[mqtt.MQTTMessage] = []
     two = threading.Event()

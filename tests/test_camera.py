@@ -1,0 +1,117 @@
+"""The camera process as the companion hears it, on the locked broker: its presence, and
+settled readings played at once with ``[vision] auto_confirm``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.config import ConfigError
+from companion.core.journal import Journal
+from companion.links import Links
+from companion.mqtt import MqttConfig
+from companion.table import Table
+from tests.support.broker import SecureBroker
+from tests.support.mqtt import Companion, Probe, until
+from vision.settings import VisionConfig
+
+RUNECAST = ("runecast players=Ann,Bob,Cid fates=FRR,FRF,FFR seed=1 "
+            "boards=\"Frost Giant Vanguard,Hel's Gate,Fenrir Unchained\"")
+
+
+@pytest.fixture
+def companion(tmp_path: Path, locked_broker: SecureBroker) -> Iterator[Companion]:
+    c = Companion(tmp_path, locked_broker, setup=RUNECAST,
+                  vision=VisionConfig(auto_confirm=True)).start()
+    yield c
+    c.stop()
+
+
+@pytest.fixture
+def camera(locked_broker: SecureBroker) -> Iterator[Probe]:
+    """The vision process's side: its own user, which may only write its readings."""
+    p = Probe(locked_broker.host, locked_broker.port, locked_broker.users["vision-t1"])
+    p.connect()
+    yield p
+    p.close()
+
+
+def dice(camera: Probe, **counts: int) -> None:
+    faces = [face for face, n in counts.items() for _ in range(n)]
+    reading = {"schema": 1, "seq": 1, "counts": counts,
+               "dice": [{"face": f, "box": [10 * i, 10, 8, 8], "confidence": 0.9}
+                        for i, f in enumerate(faces)]}
+    camera.publish("runes/t1/vision/dice", json.dumps(reading))
+
+
+def card(camera: Probe, name: str) -> None:
+    reading = {"schema": 1, "seq": 2, "cards": [
+        {"name": name, "corners": [[0, 0], [9, 0], [9, 9], [0, 9]], "confidence": 0.9}]}
+    camera.publish("runes/t1/vision/card", json.dumps(reading))
+
+
+def state(companion: Companion) -> dict[str, Any]:
+    assert companion.table.session is not None
+    return companion.table.session.to_json()
+
+
+def test_readings_are_played_at_once_and_loki_s_roll_is_put_together(
+        companion: Companion, camera: Probe, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, "companion.camera")
+    dice(camera, hammer=1, snake=2, tree=5)
+    until(lambda: state(companion)["roll"] is not None)
+    assert state(companion)["roll"] == {"hammers": 1, "snakes": 2, "trees": 5}
+    dice(camera, hammer=1, snake=2, tree=5)  # a hand over the still tray: read again
+    until(lambda: caplog.text.count("is left for the screen") == 1)
+    assert companion.play("next").ok
+    dice(camera, hammer=2, unknown=1, snake=2, tree=3)  # a die it could not read
+    until(lambda: caplog.text.count("is left for the screen") == 2)
+    assert companion.play("roll 2 2 4").ok, "the unsure reading was not played"
+    assert companion.play("next").ok
+    dice(camera, hammer=1, snake=2, tree=5)
+    until(lambda: state(companion)["roll"] is not None)
+    assert companion.play("next").ok
+    assert (state(companion)["phase"], state(companion)["loki_pool"]) == ("loki", 6)
+
+    card(camera, "FRR-FRF-FFR")  # drawn before the dice are read: held
+    until(lambda: "held until the dice" in caplog.text)
+    before = companion.revision
+    dice(camera, hammer=2, snake=3, tree=1)
+    until(lambda: companion.revision == before + 1)
+    loki = state(companion)["last_loki_roll"]
+    assert loki["hammers"]["card"] == ["FRR", "FRF", "FFR"] and loki["hammers"]["hit"] == ["Ann"]
+    assert state(companion)["round"] == 2
+    assert [line for line in caplog.text.splitlines() if "refused" in line] == [], \
+        "the re-read roll is no second roll"
+
+
+def test_the_camera_s_presence_is_followed(companion: Companion, camera: Probe,
+                                           caplog: pytest.LogCaptureFixture) -> None:
+    link = companion.links.camera
+    assert link is not None and link.online is None
+    camera.publish("runes/t1/vision/status", "online", retain=True)
+    until(lambda: link.online is True)
+    camera.publish("runes/t1/vision/status", "offline", retain=True)
+    until(lambda: link.online is False)
+    assert "the camera is offline" in caplog.text
+    # Readings that are no JSON, or not what a reading holds, change nothing.
+    revision = companion.revision
+    camera.publish("runes/t1/vision/dice", b"\xff not json")
+    camera.publish("runes/t1/vision/dice", json.dumps({"counts": {"hammer": "three"}}))
+    camera.publish("runes/t1/vision/card", json.dumps({"cards": "FRR"}))
+    assert companion.play("roll 1 2 5").ok and companion.revision == revision + 1
+
+
+def test_auto_confirm_needs_mqtt(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        with pytest.raises(ConfigError, match="auto_confirm"):
+            Links(Table(journal), mqtt=MqttConfig(enabled=False),
+                  vision=VisionConfig(auto_confirm=True))
+    finally:
+        journal.close()

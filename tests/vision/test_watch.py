@@ -1,0 +1,171 @@
+"""``runes-vision watch`` as the service runs it: a real process on the locked broker (TLS,
+its own user), dice and cards read from a replay folder that changes like a camera's view,
+the camera going away and coming back, and SIGTERM."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.demo.samples import card_photo, deck_folder, dice_photo, face_folder
+from tests.support.broker import SecureBroker
+from tests.support.mqtt import Probe
+from vision.cards.deck import Deck
+from vision.cli import main
+from vision.dice.cli import make_reader
+from vision.watch import TrayReader
+
+DICE = {"hammer": 2, "snake": 3, "tree": 1}
+CARD = "FRR-FRF-FFR"
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("samples")
+    faces = face_folder(root / "faces")
+    deck = deck_folder(root / "deck", [CARD, "Mirror Lake", "RFR-FFF-FFR"])
+    reader = TrayReader(make_reader(str(faces)), Deck.load(deck))
+    cv2.imwrite(str(root / "dice.png"), dice_photo(DICE, reader))
+    cv2.imwrite(str(root / "card.png"), card_photo(CARD, reader))
+    return {"faces": faces, "deck": deck, "dice": root / "dice.png", "card": root / "card.png"}
+
+
+def show(folder: Path, photo: Path) -> None:
+    """Put ``photo`` in front of the camera: the folder's one frame, replaced at once."""
+    folder.mkdir(exist_ok=True)
+    shutil.copy(photo, folder / ".next.png")
+    os.replace(folder / ".next.png", folder / "frame.png")
+
+
+def settings(tmp_path: Path, broker: SecureBroker, samples: dict[str, Path],
+             password: str) -> Path:
+    secret = tmp_path / "vision-password"
+    secret.write_text(password + "\n")
+    path = tmp_path / "companion.toml"
+    path.write_text(f"""
+[table]
+id = "{broker.table}"
+[mqtt]
+host = "{broker.host}"
+port = {broker.tls_port}
+tls = true
+ca_certs = "{broker.ca}"
+[vision]
+username = "vision-{broker.table}"
+password_file = "{secret}"
+faces = "{samples['faces']}"
+overlay_width = 320
+[cards]
+deck = "{samples['deck']}"
+""")
+    return path
+
+
+@pytest.fixture
+def probe(locked_broker: SecureBroker) -> Iterator[Probe]:
+    p = Probe(locked_broker.host, locked_broker.port, locked_broker.users["companion-t1"])
+    p.connect()
+    p.subscribe("runes/t1/vision/#")
+    yield p
+    p.close()
+
+
+def test_watch_publishes_dice_and_cards_and_the_camera_s_presence(
+        tmp_path: Path, locked_broker: SecureBroker, samples: dict[str, Path],
+        probe: Probe) -> None:
+    live = tmp_path / "live"
+    show(live, samples["dice"])
+    config = settings(tmp_path, locked_broker, samples, locked_broker.users["vision-t1"].password)
+    log = (tmp_path / "vision.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vision", "watch", "--publish", "--loop", "--fps", "8",
+         "--source", str(live), "--config", str(config)],
+        stdout=subprocess.PIPE, stderr=log)
+    try:
+        dice = probe.wait_for(lambda m: m.topic.endswith("/dice"), timeout=60)
+        assert json.loads(dice.payload)["counts"] == DICE
+        assert probe.latest("runes/t1/vision/status") == "online"
+
+        show(live, samples["card"])
+        card = probe.wait_for(lambda m: m.topic.endswith("/card"), timeout=30)
+        payload = json.loads(card.payload)
+        assert [c["name"] for c in payload["cards"]] == [CARD]
+        picture = cv2.imdecode(np.frombuffer(base64.b64decode(payload["overlay_jpeg"]), np.uint8),
+                               cv2.IMREAD_COLOR)
+        assert picture.shape[1] == 320
+        assert len(probe.on("runes/t1/vision/dice")) == 1, "the card's print is no die"
+
+        shutil.rmtree(live)  # the camera is gone
+        probe.latest("runes/t1/vision/status", timeout=10, where=lambda s: s == "offline")
+        seen = len(probe.messages)
+        show(live, samples["dice"])  # and back, looking at dice
+        probe.wait_for(lambda m: m.topic.endswith("/status") and m.payload == b"online",
+                       timeout=10, after=seen)
+        probe.wait_for(lambda m: m.topic.endswith("/dice"), timeout=30, after=seen)
+
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(15) == 0
+        probe.latest("runes/t1/vision/status", timeout=5, where=lambda s: s == "offline")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        log.close()
+    lines = [json.loads(line) for line in process.stdout.read().splitlines()]  # type: ignore[union-attr]
+    assert [line["counts"] for line in lines if line["dice"]] == [DICE, DICE]
+    assert [[c["name"] for c in line["cards"]] for line in lines if line["cards"]] == [[CARD]]
+
+
+def test_a_vision_user_without_its_password_is_a_clear_error(
+        tmp_path: Path, locked_broker: SecureBroker, samples: dict[str, Path],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config = settings(tmp_path, locked_broker, samples, "x")
+    (tmp_path / "vision-password").unlink()
+    assert main(["watch", "--publish", "--source", str(tmp_path), "--config", str(config)]) == 2
+    assert "[vision] password_file" in capsys.readouterr().err
+
+
+def test_watch_tells_systemd_it_is_ready_and_alive_even_without_a_camera(
+        tmp_path: Path, samples: dict[str, Path]) -> None:
+    """The unit is Type=notify with WatchdogSec=: READY once the source is open, pings from
+    the loop itself (also while the camera is away), STOPPING on SIGTERM."""
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(30)
+    live = tmp_path / "live"
+    show(live, samples["dice"])
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[vision]\nfaces = "{samples["faces"]}"\n')
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vision", "watch", "--loop", "--fps", "20", "--source", str(live),
+         "--config", str(config)],
+        env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "200000"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert notify.recv(200).decode().startswith("READY=1")
+        assert notify.recv(200) == b"WATCHDOG=1"
+        shutil.rmtree(live)  # no frames: the loop still turns, and says so
+        for _ in range(3):
+            assert notify.recv(200) == b"WATCHDOG=1"
+        process.send_signal(signal.SIGTERM)
+        while (message := notify.recv(200)) == b"WATCHDOG=1":
+            pass
+        assert message == b"STOPPING=1"
+        assert process.wait(15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        notify.close()
