@@ -17,7 +17,8 @@ from companion.links import Links
 from companion.mqtt import MqttConfig
 from companion.table import Table
 from tests.support.broker import SecureBroker
-from tests.support.mqtt import Companion, Probe, until
+from tests.support.mqtt import Companion, Probe
+from tests.support.wait import until
 from vision.settings import VisionConfig
 
 RUNECAST = ("runecast players=Ann,Bob,Cid fates=FRR,FRF,FFR seed=1 "

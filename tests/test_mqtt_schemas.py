@@ -12,7 +12,8 @@ from companion.core.replay import replay_lines
 from companion.links import TrackersConfig
 from companion.payloads import seat_payloads
 from tests.support.broker import REPO, SecureBroker
-from tests.support.mqtt import REGISTRY, Companion, Probe, decode, schema_for, until, validate
+from tests.support.mqtt import REGISTRY, Companion, Probe, decode, schema_for, validate
+from tests.support.wait import until
 
 T = "runes/t1"
 SCENARIOS = sorted((REPO / "tests" / "scenarios").glob("*/*.txt"))

@@ -15,7 +15,8 @@ from hypothesis import given, strategies as st
 
 from companion.trackers import Trackers
 from companion.trackers.serial import LINE_LIMIT, LineError, SerialLink, decode_line, encode_line
-from tests.support.mqtt import until, validate
+from tests.support.mqtt import validate
+from tests.support.wait import until
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.text(max_size=20),

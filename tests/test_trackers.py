@@ -13,7 +13,8 @@ from companion.links import TrackersConfig
 from companion.trackers import TrackerStore, Trackers, UnknownTracker
 from companion.trackers.simulated import SimulatedTracker
 from tests.support.broker import SecureBroker
-from tests.support.mqtt import Companion, Probe, until, validate
+from tests.support.mqtt import Companion, Probe, validate
+from tests.support.wait import until
 
 T = "runes/t1"
 

@@ -14,7 +14,8 @@ from companion.trackers.wled import (
     DOWN, MAX_SEGMENTS, WLED_MESSAGE_LIMIT, rgb, segment_state,
 )
 from tests.support.broker import SecureBroker
-from tests.support.mqtt import Companion, Probe, until, validate
+from tests.support.mqtt import Companion, Probe, validate
+from tests.support.wait import until
 
 SEAT = {"schema": 1, "game": "zun", "game_id": 1, "revision": 3, "seat": 1, "name": "Ann",
         "colour": "#e53935", "team": None, "hp": 12, "max": 12, "tier": 3, "defeated": False,

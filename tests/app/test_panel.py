@@ -9,6 +9,7 @@ from pathlib import Path
 
 from companion.app.display import VirtualScreen
 from tests.app.conftest import AppDriver
+from tests.support.wait import until
 
 
 def hp(app: AppDriver) -> list[int]:
@@ -36,12 +37,10 @@ def test_keys_and_the_on_screen_panel_play_the_game(screen: VirtualScreen, tmp_p
         app.click("calibrate")  # a tap elsewhere: the field lets go of the keyboard
         app.reveal("pin:26", near="settings_scroll")
         assert app.find("pin:26")["text"] == "Undo: GPIO 26"
-        app.xdotool("keydown", "z")  # Undo, held
-        app.sync()
-        assert app.find("pin:26")["text"] == "● Undo: GPIO 26"
+        app.xdotool("keydown", "z")  # Undo, held; Settings redraws the pins every 0.2 s
+        until(lambda: app.find("pin:26")["text"] == "● Undo: GPIO 26", timeout=3)
         app.xdotool("keyup", "z")
-        app.sync()
-        assert app.find("pin:26")["text"] == "Undo: GPIO 26"
+        until(lambda: app.find("pin:26")["text"] == "Undo: GPIO 26", timeout=3)
         assert app.engine()["phase"] == "start", "Undo took Next back"
         assert "simulated" in app.find("pins_note")["text"].lower()
         app.click("back")

@@ -24,7 +24,7 @@ from companion.firmware.emulator import Frame, TrackerEmulator
 from companion.table import Table
 from tests.support.broker import Broker, SecureBroker
 from tests.support.mqtt import Companion as LinkedCompanion
-from tests.support.mqtt import until
+from tests.support.wait import until
 from tests.support.seats import publish_seats
 
 TABLE = "e2e"

@@ -24,7 +24,7 @@ from companion.table import Table
 from companion.trackers import Trackers
 from companion.trackers.serial import SerialLink
 from tests.support.firmware import serial_line as line
-from tests.support.mqtt import until
+from tests.support.wait import until
 
 GREEN, AMBER, GLOW = (0, 224, 0), (255, 160, 0), (14, 3, 3)
 WHITE, OFF = (255, 255, 255), (0, 0, 0)

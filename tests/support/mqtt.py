@@ -249,14 +249,6 @@ class Companion:
         self.journal.close()
 
 
-def until(condition: Callable[[], Any], timeout: float = 5.0) -> None:
-    """Wait for ``condition()`` to hold (for state other threads change)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.02)
-
-
 def companion_config(broker: SecureBroker, **changes: Any) -> MqttConfig:
     credentials = broker.users[f"companion-{broker.table}"]
     config = MqttConfig(host=broker.host, port=broker.port, username=credentials.user,
