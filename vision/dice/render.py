@@ -200,16 +200,20 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
     faces = faces or (PIP_FACES if kind == "pips" else RUNE_FACES)
     style = style or DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
     for _ in range(100):
-        # The reader assumes dice that stand out from the tray, as anyone would choose.
+        # The reader assumes dice that stand out from the tray, as anyone would choose; white
+        # dice on pale wood (the webcam photos) are about 20 apart.
         # (A surface's colour comes first from its own generator, whatever the size.)
         pick = surface or BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
         surface_seed = int(rng.integers(2**31))
         if surface or _contrast(style.body, background(
-                pick, 64, 64, np.random.default_rng(surface_seed))) >= 45:
+                pick, 64, 64, np.random.default_rng(surface_seed))) >= 20:
             break
     surface = pick
     tilt = float(rng.uniform(0, 30)) if tilt is None else tilt
-    die_px = float(rng.uniform(45, 75)) * width / 1280 if die_px is None else die_px
+    if die_px is None:
+        # Dice 45-75 px a side at 1280 px wide; never below 30 px, where pips are 5 px across
+        # and a person zooming in can still count them.
+        die_px = float(rng.uniform(max(30.0, 45 * width / 1280), max(40.0, 75 * width / 1280)))
     side = 16.0
     focal = 0.95 * width
     cam = Camera(width, height, focal, focal * side / die_px, tilt, float(rng.uniform(-3, 3)))
@@ -295,10 +299,12 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
             _paste(image, tex, quad, shade, spot)
             if label == "top":
                 dice.append(RenderedDie(top, quad))
-    blur = float(rng.choice([0.0, 0.6, 1.0, 1.6])) if blur is None else blur
+    if blur is None:  # lens blur in proportion to the die: small dice are not smeared away
+        blur = float(rng.choice([0.0, 0.6, 1.0, 1.6])) * min(1.0, die_px / 50)
     out = camera_effects(np.clip(image, 0, 255).astype(np.uint8), rng, blur=blur,
                          noise=float(rng.uniform(1.5, 5)), vignette=float(rng.uniform(0.05, 0.3)),
-                         jpeg=int(rng.integers(70, 96)))
+                         jpeg=int(rng.integers(70, 96)), exposure=float(rng.uniform(0.8, 1.15)),
+                         tint=tuple(float(t) for t in 1 + rng.uniform(-0.07, 0.07, 3)))
     return Scene(out, dice)
 
 
