@@ -336,8 +336,10 @@ def write_face_folder(folder: str | Path, seed: int, *, faces: tuple[str, ...] =
     for face in faces:
         (folder / face).mkdir(parents=True, exist_ok=True)
         for n in range(photos):
+            # Close enough to see the symbol well, as anyone teaching would take them.
             scene = render_scene(int(rng.integers(2**31)), count=int(rng.integers(1, 4)),
                                  kind="runes", width=640, height=480, style=style, faces=(face,),
-                                 tilt=float(rng.uniform(0, 12)), glare=0.0, blur=0.0)
+                                 tilt=float(rng.uniform(0, 12)), glare=0.0, blur=0.0,
+                                 die_px=float(rng.uniform(70, 110)))
             cv2.imwrite(str(folder / face / f"photo_{n}.jpg"), scene.image)
     return folder
