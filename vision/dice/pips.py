@@ -125,36 +125,47 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
                 body[py, px].astype(int), inside > 0, response, dark)
 
 
-def _same_face(pips: Pips, gray: np.ndarray, reach: float) -> np.ndarray:
-    """Pairs (i, j) of pips on one face: in one blob, close, with plain face between them.
+def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float) -> np.ndarray:
+    """Pairs (i, j) of pips on one face: in one blob, close, as strong as each other, and
+    with plain face between them.
 
-    The face is followed along the line between the two pips (other pips on the way left
-    out, such as the middle of a 3): the seam between touching dice dips below the faces
-    on either side, if only a little (their rounded edges), and a side face is lit
-    differently from the top face, a step along the line.
+    The face is followed along the line between the two pips (outside their own rims, of
+    ``rim`` pixels): the seam between touching dice dips below the faces on either side,
+    if only a little (their rounded edges), and so does any mark on the way (a third pip:
+    the pips of a face are joined pip to next pip), and a side face is lit differently from
+    the top face, a step along the line. The pips of a side face are fainter too.
     """
     d = np.linalg.norm(pips.xy[:, None] - pips.xy[None], axis=2)
     i, j = np.nonzero(np.triu((d <= reach) & (pips.blob[:, None] == pips.blob[None]), 1))
     if i.size == 0:
         return np.zeros((0, 2), int)
-    contrast = np.minimum(pips.contrast[i], pips.contrast[j])
+    ci, cj = pips.contrast[i], pips.contrast[j]
+    contrast = np.minimum(ci, cj)
     t = np.linspace(0.0, 1.0, max(8, int(reach) + 1))
+    dist = d[i, j][:, None]
     pts = pips.xy[i, None] + (pips.xy[j] - pips.xy[i])[:, None] * t[None, :, None]
     px = np.clip(np.round(pts[..., 0]).astype(int), 0, gray.shape[1] - 1)
     py = np.clip(np.round(pts[..., 1]).astype(int), 0, gray.shape[0] - 1)
-    free = ~pips.inside[py, px]
+    from_i, from_j = t[None, :] * dist, (1 - t[None, :]) * dist
+    ai, aj = pips.a[i][:, None], pips.a[j][:, None]
+    # Outside the two pips and their blurred rims (as far as the rims go).
+    free = ((from_i > ai + rim) & (from_j > aj + rim)
+            & ~(pips.inside[py, px] & ((from_i <= 2 * ai + rim) | (from_j <= 2 * aj + rim))))
     raw = gray[py, px].astype(float)
     enough = free.sum(1) >= 2
-    free[~enough] = True  # (judged plain: nothing seen between them but pips)
+    free[~enough] = True  # (judged plain: the pips all but touch)
     values = np.where(free, raw, np.nan)
-    dip = np.nanmedian(values, 1) - np.nanmin(values, 1)
+    dip = np.nanpercentile(values, 80, axis=1) - np.nanmin(values, 1)
     near, far = free & (t[None, :] < 0.5), free & (t[None, :] >= 0.5)
     n_near, n_far = near.sum(1), far.sum(1)
     step = np.abs((raw * near).sum(1) / np.maximum(n_near, 1)
                   - (raw * far).sum(1) / np.maximum(n_far, 1))
     step[(n_near == 0) | (n_far == 0)] = 0.0
-    ok = ~enough | ((dip <= np.maximum(8.0, 0.12 * contrast))
-                    & (step <= np.maximum(10.0, 0.2 * contrast)))
+    # The pips of one face are alike: one size, squashed the same way.
+    alike = _alike(pips, list(range(len(pips))), list(range(len(pips))))[i, j]
+    ok = ((contrast >= 0.7 * np.maximum(ci, cj)) & alike
+          & (~enough | ((dip <= np.maximum(8.0, 0.1 * contrast))
+                        & (step <= np.maximum(10.0, 0.2 * contrast)))))
     return np.stack([i[ok], j[ok]], 1)
 
 
@@ -308,7 +319,8 @@ def _plain(gray: np.ndarray, pips: Pips, fit: _Fit, contrast: float, value: int)
 class _Face:
     read: FaceRead
     blob: int
-    used: int  # pips of its group that the face explains
+    pips: list[int]  # its pips
+    grid: np.ndarray  # 2×3: its pip grid (pips one apart) to image pixels
     unexplained: int  # pips of its group it leaves out that look like its own
     size: float  # its pips' short semi-axis: a die's top face has the largest
     flat: float  # their roundness (short over long axis): the top face's are the roundest
@@ -319,52 +331,77 @@ class _Face:
         return self.size * self.flat
 
 
-def _alike(pips: Pips, chosen: list[int], others: list[int]) -> int:
-    """How many of ``others`` have the size and shape of the ``chosen`` pips (the same
-    ellipse within about a quarter either way)."""
+def _alike(pips: Pips, chosen: list[int], others: list[int]) -> np.ndarray:
+    """Which of ``others`` have the size and shape of each ``chosen`` pip (the same ellipse
+    within about a quarter either way): a bool matrix, chosen × others."""
+    vals, vecs = np.linalg.eigh(pips.cov[chosen])
+    inv = vecs @ (vecs.transpose(0, 2, 1) / np.sqrt(np.maximum(vals, 1e-6))[:, :, None])
+    rel = inv[:, None] @ pips.cov[others][None] @ inv[:, None]
+    return (np.abs(np.log(np.maximum(np.linalg.eigvalsh(rel), 1e-6))) < 0.45).all(-1)
+
+
+def _unexplained(pips: Pips, fit: _Fit, chosen: list[int], others: list[int]) -> int:
+    """How many of ``others`` lie on the fitted face and look like its pips: they should
+    have been part of it. (Pips unlike them, squashed another way, are a side face's.)"""
     if not others:
         return 0
-    vals, vecs = np.linalg.eigh(pips.cov[chosen].mean(0))
-    inv = vecs @ np.diag(1 / np.sqrt(np.maximum(vals, 1e-6))) @ vecs.T
-    rel = np.linalg.eigvalsh(inv @ pips.cov[others] @ inv)
-    return int((np.abs(np.log(np.maximum(rel, 1e-6))) < 0.45).all(1).sum())
+    at = (pips.xy[others] - fit.affine[:, 2]) @ np.linalg.inv(fit.affine[:, :2]).T
+    on = np.hypot(at[:, 0], at[:, 1]) <= 1.8 if len(chosen) == 1 else (np.abs(at) <= 1.6).all(1)
+    if not on.any():
+        return 0
+    return int((on & _alike(pips, chosen, others).any(0)).sum())
 
 
 def _top_like(pips: Pips, group: list[int]) -> list[int]:
-    """The pips of a group that may be on a top face, roundest and largest first: round,
-    and not much smaller than the largest (side faces' pips are foreshortened)."""
-    g = np.array(group)
-    b, roundness = pips.b[g], pips.roundness[g]
-    ok = roundness >= 0.45
-    if not ok.any():
-        return []
-    ok &= (b >= 0.6 * b[ok].max()) & (roundness >= roundness[ok].max() - 0.35)
-    order = np.argsort(-(b * roundness)[ok], kind="stable")
-    return g[ok][order].tolist()
+    """The pips of a group that may be on a top face: round enough (a side face seen
+    almost edge on has pips squashed to slits)."""
+    return [k for k in group if pips.roundness[k] >= 0.45]
 
 
 def _read_group(gray: np.ndarray, pips: Pips, group: list[int], side: float) -> _Face | None:
-    """The best die face a group of pips makes, dropping its least top-like pips if needed."""
-    top = _top_like(pips, group)
-    best: tuple[float, int, _Fit, list[int], int] | None = None
-    for keep in range(min(len(top), 6), 0, -1):
-        chosen = top[:keep]
-        fit = _fit(pips.xy[chosen], side, float(np.median(pips.a[chosen])),
-                   _squash(pips.cov[chosen]))
-        if fit is None or fit.quality < 0.05:
-            continue
-        # Pips left out that have the chosen ones' shape are unexplained; others, squashed
-        # another way, are a side face's and cost nothing.
-        unexplained = _alike(pips, chosen, [k for k in group if k not in chosen])
-        contrast = float(np.median(pips.contrast[chosen]))
-        score = fit.quality * _grid_check(pips, fit, keep, contrast) * 0.85 ** unexplained
-        if best is None or score > best[0]:
-            best = (score, keep, fit, chosen, unexplained)
-        if score > 0.5:
-            break
+    """The best die face a group of pips makes.
+
+    A face's pips are alike (one size, squashed the same way); the group may hold a side
+    face's too, or a dark gap between dice passing for a pip. So each pip proposes the
+    pips like it as a face, dropping the least like ones if they fit no pattern; the face
+    that fits best wins, and of two that fit about as well, the one with the larger,
+    rounder pips (the top face).
+    """
+    tops = _top_like(pips, group)
+    if not tops:
+        return None
+    similar = _alike(pips, tops, tops)
+    proposals = {tuple(sorted(np.array(tops)[row].tolist())) for row in similar}
+    # Pips of dice side by side are alike too: those proposals also come split in space.
+    for proposal in list(proposals):
+        points = pips.xy[list(proposal)]
+        for k in range(2, min(4, len(proposal)) + 1):
+            labels = _kmeans(points, k)
+            proposals.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
+                             for j in range(k) if (labels == j).any())
+    best: tuple[tuple[bool, int, float], float, int, _Fit, list[int], int] | None = None
+    for proposal in proposals:
+        members = list(proposal)
+        typical = float(np.median(pips.b[members]))
+        members.sort(key=lambda k: abs(np.log(pips.b[k] / typical)) + max(0.0, 0.85 - pips.roundness[k]))
+        for keep in range(min(len(members), 6), 0, -1):
+            chosen = members[:keep]
+            fit = _fit(pips.xy[chosen], side, float(np.median(pips.a[chosen])),
+                       _squash(pips.cov[chosen]))
+            if fit is None or fit.quality < 0.05:
+                continue
+            unexplained = _unexplained(pips, fit, chosen, [k for k in tops if k not in chosen])
+            contrast = float(np.median(pips.contrast[chosen]))
+            score = fit.quality * _grid_check(pips, fit, keep, contrast) * 0.6 ** unexplained
+            # A sure face that explains more pips beats a part of it.
+            key = (score >= 0.5, keep if score >= 0.5 else 0, score)
+            if best is None or key > best[0]:
+                best = (key, score, keep, fit, chosen, unexplained)
+            if score > 0.5:
+                break
     if best is None:
         return None
-    score, value, fit, chosen, unexplained = best
+    _, score, value, fit, chosen, unexplained = best
     centre = fit.affine[:, 2]
     face_side = float(np.sqrt(abs(np.linalg.det(fit.affine[:, :2])))) / 0.26
     plain = _plain(gray, pips, fit, float(np.median(pips.contrast[chosen])), value)
@@ -373,7 +410,7 @@ def _read_group(gray: np.ndarray, pips: Pips, group: list[int], side: float) -> 
         return None  # nothing like a die's face: clutter
     vals, vecs = np.linalg.eigh(pips.cov[chosen].mean(0))
     read = FaceRead(str(value), score, (float(centre[0]), float(centre[1])), len(group), face_side)
-    return _Face(read, int(pips.blob[chosen[0]]), value, unexplained,
+    return _Face(read, int(pips.blob[chosen[0]]), chosen, fit.affine, unexplained,
                  float(np.median(pips.b[chosen])),
                  float(np.sqrt(max(vals[0], 1e-9) / max(vals[1], 1e-9))), vecs[:, 0])
 
@@ -386,11 +423,12 @@ def _side_of(face: _Face, top: _Face) -> bool | None:
     dist = float(np.hypot(*d))
     if dist > 1.3 * max(face.read.side, top.read.side):
         return False
-    if face.size < 0.75 * top.size:
-        return True  # much smaller pips beside it: a face seen almost edge on
-    if top.flat < 0.92 and abs(float(d @ top.axis)) < 0.6 * dist:
+    if top.flat >= 0.9:
+        # Seen from straight above, side faces show as slivers at most.
+        return face.flat < 0.6
+    if abs(float(d @ top.axis)) < 0.6 * dist:
         return False  # beside it, but not towards the camera: another die
-    if face.flat < top.flat - 0.08:
+    if face.flat < top.flat - 0.08 or face.topness < 0.75 * top.topness:
         return True
     return None
 
@@ -422,39 +460,31 @@ def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
         centres.append(points[np.argmax(d)])
     c = np.array(centres)
     labels = np.zeros(len(points), int)
-    for _ in range(6):
+    for _ in range(5):
         labels = np.argmin(np.linalg.norm(points[:, None] - c[None], axis=2), 1)
         c = np.array([points[labels == i].mean(0) if (labels == i).any() else c[i]
                       for i in range(k)])
     return labels
 
 
-def _read_cluster(gray: np.ndarray, pips: Pips, group: list[int], side: float,
-                  count: int) -> list[_Face]:
-    """The faces in a group of pips: usually one; when the group is dice touching with no
-    visible seam between them (dark dice), the split into faces that reads best."""
-    whole = _read_group(gray, pips, group, side)
-    tops = _top_like(pips, group)
-
-    def score(faces: list[_Face]) -> float:
-        return sum(f.read.confidence * f.used for f in faces) / max(len(tops), 1)
-
-    best = [whole] if whole is not None else []
-    if len(tops) < 2 or (whole is not None and whole.read.confidence >= 0.5
-                         and (whole.unexplained == 0 or count < 2)):
-        return best
-    best_score = score(best)
-    points = pips.xy[tops]
-    for k in range(2, min(len(tops), max(count, 2) + 1, 8) + 1):
-        labels = _kmeans(points, k)
-        parts = [[tops[i] for i in np.nonzero(labels == j)[0]] for j in range(k)]
-        faces = _drop_side_faces(
-            [f for part in parts if part and (f := _read_group(gray, pips, part, side))], count)
-        if score(faces) > best_score + 0.05:
-            best, best_score = faces, score(faces)
-        if best_score > 0.9:
+def _read_cluster(gray: np.ndarray, pips: Pips, group: list[int], side: float) -> list[_Face]:
+    """The faces in a group of pips: usually one, but a group can hold the faces of dice
+    touching with no seam to be seen between them (dark dice), and a side face or two.
+    The best face is taken out with every pip on it, then the best of the rest, and so on."""
+    faces: list[_Face] = []
+    rest = list(group)
+    while rest:
+        face = _read_group(gray, pips, rest, side)
+        if face is None:
             break
-    return best
+        faces.append(face)
+        # Every pip on the face goes with it (it fits no other face); a lone pip's face
+        # has none but it (its grid is checked empty).
+        inverse = np.linalg.inv(face.grid[:, :2])
+        at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
+        on = (np.abs(at) <= 1.6).all(1) & (len(face.pips) > 1)
+        rest = [k for k, o in zip(rest, on) if not o and k not in face.pips]
+    return faces
 
 
 def _apart(a: _Face, b: _Face) -> float:
@@ -474,10 +504,9 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
     # and a cable), and each face is read with its own.
     for dark in (True, False):
         pips = find_pips(gray, view.body, view.boxes, side, dark=dark)
-        for group in _groups(len(pips), _same_face(pips, smooth, 0.85 * side)):
+        for group in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side)):
             blob = int(pips.blob[group[0]])
-            faces.setdefault(blob, []).extend(
-                _read_cluster(gray, pips, group, side, view.counts[blob - 1]))
+            faces.setdefault(blob, []).extend(_read_cluster(gray, pips, group, side))
     out = []
     for blob, found in faces.items():
         # One face read twice (its pips, and the plain face between them as light marks):

@@ -129,6 +129,8 @@ class RenderedDie:
 class Scene:
     image: np.ndarray
     dice: list[RenderedDie] = field(default_factory=list)
+    # How it was drawn, for telling which conditions a reader fails in.
+    conditions: dict[str, object] = field(default_factory=dict)
 
     def labels(self) -> list[dict[str, object]]:
         return [{"face": d.face, "box": list(d.box)} for d in self.dice]
@@ -305,7 +307,9 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
                          noise=float(rng.uniform(1.5, 5)), vignette=float(rng.uniform(0.05, 0.3)),
                          jpeg=int(rng.integers(70, 96)), exposure=float(rng.uniform(0.8, 1.15)),
                          tint=tuple(float(t) for t in 1 + rng.uniform(-0.07, 0.07, 3)))
-    return Scene(out, dice)
+    return Scene(out, dice, {"style": DIE_STYLES.index(style) if style in DIE_STYLES else -1,
+                             "surface": surface, "tilt": round(tilt, 1), "die_px": round(die_px, 1),
+                             "blur": round(blur, 2)})
 
 
 def write_scene_set(folder: str | Path, seeds: range, **kwargs: object) -> list[Path]:
