@@ -26,7 +26,8 @@ import numpy as np
 
 from companion.core.errors import CompanionError
 
-__all__ = ["ARUCO_DICTIONARY", "CalibrationError", "Tray", "calibrate", "foreground", "marker_sheet"]
+__all__ = ["ARUCO_DICTIONARY", "CalibrationError", "Tray", "calibrate", "foreground", "grow",
+           "marker_sheet"]
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 _CORNER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
@@ -147,6 +148,14 @@ def _colour_difference(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     residual = p - shade * q
     beyond = np.maximum(0.0, _SHADE - t) * np.sqrt(qq)
     return cv2.sqrt((residual * residual).sum(2) + beyond * beyond)
+
+
+def grow(mask: np.ndarray, diff: np.ndarray, level: float, reach: int) -> np.ndarray:
+    """The mask grown into fainter pixels (above ``0.6 * level``) up to ``reach`` pixels
+    away: a die close to the tray in colour stands out only in part (its pips, an edge),
+    and the faint pixels around those belong to it too."""
+    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
+    return cv2.bitwise_and(near, (diff > 0.6 * level).astype(np.uint8) * 255)
 
 
 def foreground(frame: np.ndarray, tray: Tray | None = None, *, min_contrast: float = 10.0

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.tray import Tray, foreground
+from vision.tray import Tray, foreground, grow
 
 __all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "split_blob"]
 
 WORK_SIDE = 640
 MAX_DICE = 64
+MIN_DIE = 12  # work pixels: a blob smaller than this is no die that can be read
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,23 @@ def _to_full(part: np.ndarray, x: int, y: int, scale: float, margin: float,
     return x0, y0, cv2.threshold(full, 127, 255, cv2.THRESH_BINARY)[1]
 
 
+def _label(mask: np.ndarray, diff: np.ndarray, level: float, min_area: float
+           ) -> tuple[list[np.ndarray], np.ndarray, dict[int, tuple[float, float, float]]]:
+    """The blobs of a mask: contours, a label image (holes filled: a die's pips are part
+    of it; blob i labelled i + 1) and the (area, solidity, aspect) of those worth a look."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    labels = np.zeros(mask.shape, np.int32)
+    for i, c in enumerate(contours):
+        cv2.drawContours(labels, [c], -1, i + 1, -1)
+    # Keep only blobs with some pixels far from the tray's colour (a die's body or its pips):
+    # wood grain and faint stains pass the first threshold but never this one.
+    strong = np.bincount(labels[diff > 1.5 * level], minlength=len(contours) + 1)[1:]
+    areas = np.bincount(labels.ravel(), minlength=len(contours) + 1)[1:].astype(float)
+    shapes = {i: (areas[i], *_squareness(c, areas[i])) for i, c in enumerate(contours)
+              if strong[i] >= 3 and areas[i] >= min_area}
+    return list(contours), labels, shapes
+
+
 def find_blobs(frame: np.ndarray, tray: Tray | None = None, *, min_side: float = 8.0) -> Blobs:
     """The die-like blobs of a frame (already in the tray's view), at most ``MAX_DICE``
     dice in all."""
@@ -164,22 +182,16 @@ def find_blobs(frame: np.ndarray, tray: Tray | None = None, *, min_side: float =
                                                   interpolation=cv2.INTER_AREA)
     mask, diff, level = foreground(small, tray)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     none = Blobs(np.zeros(mask.shape, np.uint8), [], [], scale, 0.0)
-    if not contours:
-        return none
-    # Holes filled (a die's pips are part of it); each blob labelled by its index + 1.
-    labels = np.zeros(mask.shape, np.int32)
-    for i, c in enumerate(contours):
-        cv2.drawContours(labels, [c], -1, i + 1, -1)
-    # Keep only blobs with some pixels far from the tray's colour (a die's body or its pips):
-    # wood grain and faint stains pass the first threshold but never this one.
-    strong = np.bincount(labels[diff > 1.5 * level], minlength=len(contours) + 1)[1:]
-    areas = np.bincount(labels.ravel(), minlength=len(contours) + 1)[1:].astype(float)
     min_area = (min_side * scale) ** 2
-    shapes = {i: (areas[i], *_squareness(c, areas[i])) for i, c in enumerate(contours)
-              if strong[i] >= 3 and areas[i] >= min_area}
+    contours, labels, shapes = _label(mask, diff, level, min_area)
     typical = _typical_area(list(shapes.values()))
+    if typical is not None and typical < MIN_DIE ** 2:
+        # Blobs too small to be dice that can be read are pips: their dice, close to the
+        # tray in colour (black dice on a dark cloth), are found by growing around them.
+        mask = grow(mask, diff, level, 4)
+        contours, labels, shapes = _label(mask, diff, level, min_area)
+        typical = _typical_area(list(shapes.values()))
     if typical is None:
         return none
     side = float(np.sqrt(typical))

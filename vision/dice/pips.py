@@ -288,7 +288,10 @@ def _grid_check(pips: Pips, fit: _Fit, value: int, contrast: float) -> float:
     seen = pips.response[py[on], px[on]]
     if seen.size == 0:
         return 1.0
-    return float(np.clip((0.5 - seen.max() / max(contrast, 1.0)) / 0.25, 0, 1))
+    # A light mark half as strong as the pips is glare on a dark die; a dark one is a pip
+    # under glare, or another face's.
+    worst = 0.75 if not pips.dark else 0.5
+    return float(np.clip((worst - seen.max() / max(contrast, 1.0)) / 0.25, 0, 1))
 
 
 # Where the face is sampled, in grid steps: a square over the pip grid and a little
