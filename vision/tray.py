@@ -140,14 +140,15 @@ def _colour_difference(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     ``k``: a shadow lies on the ray from that point towards black. What counts is the
     distance from that ray, plus any darkening beyond the darkest shadow.
     """
-    p = lab.astype(np.float32) * _LAB_SCALE + _LAB_OFFSET
-    q = bg.astype(np.float32) * _LAB_SCALE + _LAB_OFFSET
-    qq = np.maximum((q * q).sum(2), 1e-6)
-    t = (p * q).sum(2) / qq
-    shade = np.clip(t, 0.0, 1.0)[..., None]
-    residual = p - shade * q
-    beyond = np.maximum(0.0, _SHADE - t) * np.sqrt(qq)
-    return cv2.sqrt((residual * residual).sum(2) + beyond * beyond)
+    # Channel by channel: (L* + 16, a*, b*) of the pixel (p) and of the tray (q).
+    p = [c.astype(np.float32) * k + o for c, k, o in zip(cv2.split(lab), _LAB_SCALE, _LAB_OFFSET)]
+    q = [c.astype(np.float32) * k + o for c, k, o in zip(cv2.split(bg), _LAB_SCALE, _LAB_OFFSET)]
+    qq = np.maximum(q[0] * q[0] + q[1] * q[1] + q[2] * q[2], 1e-6)
+    t = (p[0] * q[0] + p[1] * q[1] + p[2] * q[2]) / qq
+    shade = np.clip(t, 0.0, 1.0)
+    r = [pc - shade * qc for pc, qc in zip(p, q)]
+    beyond = np.maximum(0.0, _SHADE - t)
+    return cv2.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + beyond * beyond * qq)
 
 
 def grow(mask: np.ndarray, diff: np.ndarray, level: float, reach: int) -> np.ndarray:

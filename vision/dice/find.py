@@ -20,7 +20,8 @@ import numpy as np
 
 from vision.tray import Tray, foreground, grow
 
-__all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "split_blob"]
+__all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "shrink",
+           "split_blob"]
 
 WORK_SIDE = 640
 MAX_DICE = 64
@@ -41,6 +42,19 @@ class DieRegion:
     @property
     def box(self) -> tuple[int, int, int, int]:
         return self.x, self.y, self.mask.shape[1], self.mask.shape[0]
+
+
+def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` scaled down to ``size``: averaged over whole blocks of pixels (OpenCV's fast
+    case), then interpolated the rest of the way, which costs a quarter of averaging over
+    fractional blocks and looks the same."""
+    h, w = image.shape[:2]
+    k = int(min(w / size[0], h / size[1]))
+    if k >= 2:
+        image = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA)
+    if (image.shape[1], image.shape[0]) == size:
+        return image
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
 @dataclass(frozen=True)
@@ -77,7 +91,7 @@ class Blobs:
         h, w = frame.shape[:2]
         f = min(1.0, side / self.side)
         size = (max(1, round(w * f)), max(1, round(h * f)))
-        image = frame if f == 1.0 else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        image = frame if f == 1.0 else shrink(frame, size)
         # The dice as found, a little grown: a die found only in part still has its marks.
         grow = max(1, round(0.1 * side))
         body = cv2.dilate(cv2.resize(self.labels, size, interpolation=cv2.INTER_NEAREST),
@@ -178,8 +192,7 @@ def find_blobs(frame: np.ndarray, tray: Tray | None = None, *, min_side: float =
     dice in all."""
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
-    small = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
-                                                  interpolation=cv2.INTER_AREA)
+    small = frame if scale == 1.0 else shrink(frame, (round(w * scale), round(h * scale)))
     mask, diff, level = foreground(small, tray)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
     none = Blobs(np.zeros(mask.shape, np.uint8), [], [], scale, 0.0)

@@ -78,6 +78,41 @@ class Pips:
         return self.b / np.maximum(self.a, 1e-6)
 
 
+def _mid(values: np.ndarray) -> float:
+    """The median of a few values (NumPy's costs more than the values are worth)."""
+    ordered = sorted(np.ravel(values).tolist())
+    return float(ordered[len(ordered) // 2])
+
+
+def _eig2(m: np.ndarray) -> np.ndarray:
+    """Eigenvalues (ascending) of symmetric 2×2 matrices (…×2×2), in closed form."""
+    a, b, c = m[..., 0, 0], m[..., 0, 1], m[..., 1, 1]
+    mean, half = (a + c) / 2, np.sqrt(((a - c) / 2) ** 2 + b * b)
+    return np.stack([mean - half, mean + half], -1)
+
+
+def _inv_sqrt2(m: np.ndarray) -> np.ndarray:
+    """The inverse square roots of symmetric positive 2×2 matrices (…×2×2), in closed
+    form: sqrt(M) = (M + sqrt(det) I) / sqrt(trace + 2 sqrt(det))."""
+    det = np.maximum(m[..., 0, 0] * m[..., 1, 1] - m[..., 0, 1] ** 2, 1e-12)
+    root_det = np.sqrt(det)
+    t = np.sqrt(m[..., 0, 0] + m[..., 1, 1] + 2 * root_det)
+    r = (m + root_det[..., None, None] * np.eye(2)) / t[..., None, None]  # sqrt(M)
+    r_det = (r[..., 0, 0] * r[..., 1, 1] - r[..., 0, 1] ** 2)[..., None, None]
+    inv = np.empty_like(r)
+    inv[..., 0, 0], inv[..., 1, 1] = r[..., 1, 1], r[..., 0, 0]
+    inv[..., 0, 1] = inv[..., 1, 0] = -r[..., 0, 1]
+    return inv / r_det
+
+
+def _alike_pairs(cov_a: np.ndarray, cov_b: np.ndarray) -> np.ndarray:
+    """Whether ellipses (second moments, …×2×2) are alike in pairs: the same size and
+    squash within about a quarter either way."""
+    inv = _inv_sqrt2(cov_a)
+    rel = _eig2(inv @ cov_b @ inv)
+    return (np.abs(np.log(np.maximum(rel, 1e-9))) < 0.45).all(-1)
+
+
 def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, int, int]],
               side: float, *, dark: bool) -> Pips:
     """Pip-like blobs on the dice of ``body`` (a label image: 0 tray, k for the blob in
@@ -85,8 +120,11 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
     response = mark_response(gray, side, dark=dark)
     binary = mark_mask(response, body, boxes)
     n, labels = cv2.connectedComponents(binary, connectivity=8)
-    ys, xs = np.nonzero(binary)
-    lab = labels[ys, xs]
+    points = cv2.findNonZero(binary)
+    points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
+    xs_all, ys_all = points[:, 0], points[:, 1]
+    lab_all = labels[ys_all, xs_all]
+    ys, xs, lab = ys_all, xs_all, lab_all
     r = response[ys, xs].astype(float)
     peak = np.zeros(n)
     np.maximum.at(peak, lab, r)
@@ -112,12 +150,12 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
             & (fill >= 0.55) & (a <= 0.25 * side))
     keep[0] = False
     ids = np.nonzero(keep)[0]
-    kept = np.zeros(n, np.uint8)
-    kept[ids] = 1
-    # A pip's blurred rim, below the threshold, is still the pip's.
+    # The pips' pixels, and their blurred rims below the threshold.
+    inside = np.zeros(binary.shape, np.uint8)
+    on = keep[lab_all]
+    inside[ys_all[on], xs_all[on]] = 1
     rim = max(1, int(round(0.04 * side)))
-    inside = cv2.dilate(kept[labels], cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                               (2 * rim + 1, 2 * rim + 1)))
+    inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
     px = np.clip(np.round(cx[ids]).astype(int), 0, gray.shape[1] - 1)
     py = np.clip(np.round(cy[ids]).astype(int), 0, gray.shape[0] - 1)
     cov = np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
@@ -136,11 +174,15 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float) -> np.nda
     the top face, a step along the line. The pips of a side face are fainter too.
     """
     d = np.linalg.norm(pips.xy[:, None] - pips.xy[None], axis=2)
-    i, j = np.nonzero(np.triu((d <= reach) & (pips.blob[:, None] == pips.blob[None]), 1))
+    c = pips.contrast
+    i, j = np.nonzero(np.triu((d <= reach) & (pips.blob[:, None] == pips.blob[None])
+                              & (np.minimum(c[:, None], c[None]) >= 0.7 * np.maximum(c[:, None], c[None])), 1))
+    # The pips of one face are alike: one size, squashed the same way.
+    alike = _alike_pairs(pips.cov[i], pips.cov[j])
+    i, j = i[alike], j[alike]
     if i.size == 0:
         return np.zeros((0, 2), int)
-    ci, cj = pips.contrast[i], pips.contrast[j]
-    contrast = np.minimum(ci, cj)
+    contrast = np.minimum(c[i], c[j])
     t = np.linspace(0.0, 1.0, max(8, int(reach) + 1))
     dist = d[i, j][:, None]
     pts = pips.xy[i, None] + (pips.xy[j] - pips.xy[i])[:, None] * t[None, :, None]
@@ -152,20 +194,19 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float) -> np.nda
     free = ((from_i > ai + rim) & (from_j > aj + rim)
             & ~(pips.inside[py, px] & ((from_i <= 2 * ai + rim) | (from_j <= 2 * aj + rim))))
     raw = gray[py, px].astype(float)
-    enough = free.sum(1) >= 2
-    free[~enough] = True  # (judged plain: the pips all but touch)
-    values = np.where(free, raw, np.nan)
-    dip = np.nanpercentile(values, 80, axis=1) - np.nanmin(values, 1)
+    n_free = free.sum(1)
+    enough = n_free >= 2
+    # The face's own level (the 80th percentile of what is seen) over its darkest point.
+    ordered = np.sort(np.where(free, raw, np.inf), 1)
+    top = ordered[np.arange(len(raw)), np.maximum(0, (0.8 * (n_free - 1)).astype(int))]
+    dip = np.where(enough, top - np.where(enough, ordered[:, 0], 0.0), 0.0)
     near, far = free & (t[None, :] < 0.5), free & (t[None, :] >= 0.5)
     n_near, n_far = near.sum(1), far.sum(1)
     step = np.abs((raw * near).sum(1) / np.maximum(n_near, 1)
                   - (raw * far).sum(1) / np.maximum(n_far, 1))
     step[(n_near == 0) | (n_far == 0)] = 0.0
-    # The pips of one face are alike: one size, squashed the same way.
-    alike = _alike(pips, list(range(len(pips))), list(range(len(pips))))[i, j]
-    ok = ((contrast >= 0.7 * np.maximum(ci, cj)) & alike
-          & (~enough | ((dip <= np.maximum(8.0, 0.1 * contrast))
-                        & (step <= np.maximum(10.0, 0.2 * contrast)))))
+    ok = ~enough | ((dip <= np.maximum(8.0, 0.1 * contrast))
+                    & (step <= np.maximum(10.0, 0.2 * contrast)))
     return np.stack([i[ok], j[ok]], 1)
 
 
@@ -190,8 +231,8 @@ def _groups(n: int, pairs: np.ndarray) -> list[list[int]]:
 
 
 def _whiten(x: np.ndarray) -> np.ndarray:
-    vals, vecs = np.linalg.eigh(np.cov(x.T) + 1e-9 * np.eye(2))
-    return x @ vecs @ np.diag(1 / np.sqrt(vals)) @ vecs.T
+    """Centred points mapped so that their spread is the same in every direction."""
+    return x @ _inv_sqrt2(x.T @ x / max(len(x) - 1, 1) + 1e-9 * np.eye(2))
 
 
 _CANON = {v: pip_layout(v) for v in range(1, 7)}
@@ -208,90 +249,92 @@ class _Fit:
     affine: np.ndarray  # 2×3: face grid units (pips one apart) to image pixels
 
 
-def _step_ok(step: float, radius: float, side: float) -> float:
-    """Whether a grid step (pixels) suits pips of ``radius`` on a die of about ``side``.
+def _step_ok(step: np.ndarray, radius: np.ndarray, side: float) -> np.ndarray:
+    """Whether grid steps (pixels) suit pips of ``radius`` on dice of about ``side``.
 
     On dice the pips are 1.6 to 5.5 radii apart (a quarter of the face, pips a tenth to a
     fifth of it); two pips of dice side by side, read as one face, are further apart. A
     face's grid is never larger than the die (whose size is only roughly known).
     """
-    ratio = step / max(radius, 1e-6)
-    return float(np.clip(min((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5, (0.4 - step / side) / 0.05),
-                         0, 1))
+    ratio = step / np.maximum(radius, 1e-6)
+    return np.clip(np.minimum(np.minimum((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5),
+                              (0.4 - step / side) / 0.05), 0, 1)
 
 
 def _squash(cov: np.ndarray) -> np.ndarray:
-    """The face's foreshortening (2×2, determinant 1) from its pips' mean shape: a round
-    pip seen at a slant is an ellipse, squashed as the face is."""
-    vals, vecs = np.linalg.eigh(cov.mean(0))
-    vals = np.sqrt(np.maximum(vals, 1e-6))
-    return vecs @ np.diag(vals / np.sqrt(vals.prod())) @ vecs.T
+    """Faces' foreshortening (…×2×2, determinant 1) from their pips' mean shapes
+    (…×pips×2×2): a round pip seen at a slant is an ellipse, squashed as its face is."""
+    inv = _inv_sqrt2(cov.mean(-3))
+    det = np.maximum(inv[..., 0, 0] * inv[..., 1, 1] - inv[..., 0, 1] ** 2, 1e-12)
+    root = np.empty_like(inv)  # the square root: the inverse's adjugate over its determinant
+    root[..., 0, 0], root[..., 1, 1] = inv[..., 1, 1], inv[..., 0, 0]
+    root[..., 0, 1], root[..., 1, 0] = -inv[..., 0, 1], -inv[..., 1, 0]
+    return root / np.sqrt(det)[..., None, None]
 
 
-def _fit(points: np.ndarray, side: float, radius: float, squash: np.ndarray) -> _Fit | None:
-    """How well ``points`` (pips of ``radius``, squashed by ``squash``) form the pattern of
-    their number, and the grid they sit on."""
-    n = len(points)
-    centre = points.mean(0)
+def _fits(points: np.ndarray, side: float, radius: np.ndarray,
+          squash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How well sets of ``n`` points (m×n×2: pips of ``radius``, squashed by ``squash``)
+    form the pattern of ``n``, and the grids they sit on (m×2×3: grid units, pips one
+    apart, to pixels). All sets at once: most dice are read in one go."""
+    m, n = points.shape[:2]
+    rows = np.arange(m)
+    centre = points.mean(1)
     if n == 1:
-        g = min(0.26 * side, 2.5 * radius)
-        return _Fit(1.0, np.column_stack([g * squash, centre]))
+        g = np.minimum(0.26 * side, 2.5 * radius)
+        return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
-        d = points[:, None] - points[None]
-        dist = np.sqrt((d ** 2).sum(2))
-        i, j = np.unravel_index(np.argmax(dist), dist.shape)
+        dist = np.linalg.norm(points[:, :, None] - points[:, None], axis=3)
+        i, j = np.divmod(np.argmax(dist.reshape(m, -1), 1), n)
+        span = dist[rows, i, j]
         # The diagonal of the pip grid: 2·√2 steps.
-        quality = _step_ok(float(dist[i, j]) / (2 * np.sqrt(2)), radius, side)
+        quality = _step_ok(span / (2 * np.sqrt(2)), radius, side)
+        pi, pj = points[rows, i], points[rows, j]
         if n == 3:
-            k = 3 - i - j
-            mid = (points[i] + points[j]) / 2
-            off = np.linalg.norm(points[k] - mid) / max(dist[i, j], 1e-6)
-            quality *= float(np.exp(-(off / 0.12) ** 2))
+            off = np.linalg.norm(points[rows, 3 - i - j] - (pi + pj) / 2, axis=1) / np.maximum(span, 1e-6)
+            quality = quality * np.exp(-(off / 0.12) ** 2)
         # The other diagonal: the same length, square to this one on the face, as the
         # face is squashed.
-        u = (points[j] - points[i]) / 2
-        w = np.linalg.solve(squash, u)
-        v = squash @ np.array([-w[1], w[0]])
-        return _Fit(quality, np.column_stack([(u + v) / 2, (u - v) / 2, centre]))
+        u = (pj - pi) / 2
+        w = np.linalg.solve(squash, u[:, :, None])[:, :, 0]
+        v = (squash @ np.stack([-w[:, 1], w[:, 0]], 1)[:, :, None])[:, :, 0]
+        return quality, np.stack([(u + v) / 2, (u - v) / 2, centre], 2)
     # Four to six pips: whitened (an affine map makes any parallelogram a square), the
     # pattern is matched under every turn that lays a pip on a pattern place.
     canon, cw = _CANON[n], _CANON_W[n]
-    pw = _whiten(points - centre)
-    ang = (np.arctan2(pw[:, 1], pw[:, 0])[:, None] - _CANON_ANGLE[n][None]).ravel()
-    c, s = np.cos(ang), np.sin(ang)
-    rc = np.stack([c[:, None] * cw[None, :, 0] - s[:, None] * cw[None, :, 1],
-                   s[:, None] * cw[None, :, 0] + c[:, None] * cw[None, :, 1]], 2)  # m×n×2
-    cost = ((pw[None, :, None, :] - rc[:, None, :, :]) ** 2).sum(3)  # m × point × place
-    perm = np.argmin(cost, 2)
-    distinct = (np.diff(np.sort(perm, 1), axis=1) > 0).all(1)
-    if not distinct.any():
-        return None
-    err = np.take_along_axis(cost, perm[:, :, None], 2)[..., 0].mean(1)
+    x = points - centre[:, None]
+    pw = x @ _inv_sqrt2(x.transpose(0, 2, 1) @ x / (n - 1) + 1e-9 * np.eye(2))
+    ang = (np.arctan2(pw[:, :, 1], pw[:, :, 0])[:, :, None] - _CANON_ANGLE[n]).reshape(m, -1)
+    c, s = np.cos(ang)[:, :, None], np.sin(ang)[:, :, None]
+    rc = np.stack([c * cw[:, 0] - s * cw[:, 1], s * cw[:, 0] + c * cw[:, 1]], 3)  # m×turn×place×2
+    cost = ((pw[:, None, :, None] - rc[:, :, None]) ** 2).sum(4)  # m × turn × point × place
+    perm = np.argmin(cost, 3)
+    distinct = (np.diff(np.sort(perm, 2), axis=2) > 0).all(2)
+    err = np.take_along_axis(cost, perm[..., None], 3)[..., 0].mean(2)
     err[~distinct] = np.inf
-    best = int(np.argmin(err))
-    design = np.hstack([canon[perm[best]], np.ones((n, 1))])
-    affine = np.linalg.lstsq(design, points, rcond=None)[0].T
-    sv = np.linalg.svd(affine[:, :2], compute_uv=False)
-    shape_ok = float(np.clip((sv[1] / sv[0] - 0.45) / 0.15, 0, 1))
+    best = np.argmin(err, 1)
+    design = np.concatenate([canon[perm[rows, best]], np.ones((m, n, 1))], 2)
+    affine = (np.linalg.pinv(design) @ points).transpose(0, 2, 1)
+    sv = np.sqrt(np.maximum(_eig2(affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]), 0))
+    shape_ok = np.clip((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15, 0, 1)
     # The step along the face's unforeshortened direction, as the pips' long axis.
-    return _Fit(float(np.exp(-err[best] / 0.05)) * shape_ok * _step_ok(float(sv[0]), radius, side),
-                affine)
+    quality = np.exp(-np.minimum(err[rows, best], 50) / 0.05) * shape_ok * _step_ok(sv[:, 1], radius, side)
+    return np.where(distinct.any(1), quality, 0.0), affine
 
 
-def _grid_check(pips: Pips, fit: _Fit, value: int, contrast: float) -> float:
-    """How well the nine places of the fitted grid agree with the pattern (0-1): where the
-    pattern has no pip the face is plain; a mark there means another face."""
-    places = GRID @ fit.affine[:, :2].T + fit.affine[:, 2]
+def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray) -> np.ndarray:
+    """How well the nine places of each fitted grid agree with the pattern of ``value``
+    (0-1): where the pattern has no pip the face is plain; a mark there is another face's."""
+    places = affine[:, None, :, :2] @ GRID[None, :, :, None]
+    places = places[..., 0] + affine[:, None, :, 2]
     h, w = pips.response.shape
-    px, py = np.round(places[:, 0]).astype(int), np.round(places[:, 1]).astype(int)
+    px, py = np.round(places[..., 0]).astype(int), np.round(places[..., 1]).astype(int)
     on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~_OCCUPIED[value]
-    seen = pips.response[py[on], px[on]]
-    if seen.size == 0:
-        return 1.0
+    seen = np.where(on, pips.response[np.clip(py, 0, h - 1), np.clip(px, 0, w - 1)], 0).max(1)
     # A light mark half as strong as the pips is glare on a dark die; a dark one is a pip
     # under glare, or another face's.
     worst = 0.75 if not pips.dark else 0.5
-    return float(np.clip((worst - seen.max() / max(contrast, 1.0)) / 0.25, 0, 1))
+    return np.clip((worst - seen / np.maximum(contrast, 1.0)) / 0.25, 0, 1)
 
 
 # Where the face is sampled, in grid steps: a square over the pip grid and a little
@@ -301,21 +344,25 @@ _RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.6, 0.9, 1.2)
                    for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
 
 
-def _plain(gray: np.ndarray, pips: Pips, fit: _Fit, contrast: float, value: int) -> float:
-    """How plain the face around the marks is (0-1): a die's face is one colour up to its
-    edges, apart from its marks. Clutter that passes for pips sits on a surface of two
-    colours or at an edge."""
+def _plains(gray: np.ndarray, pips: Pips, affine: np.ndarray, contrast: np.ndarray,
+            value: int) -> np.ndarray:
+    """How plain the face around each set of marks is (0-1): a die's face is one colour up
+    to its edges, apart from its marks. Clutter that passes for pips sits on a surface of
+    two colours or at an edge."""
     h, w = gray.shape
-    pts = (_RINGS if value == 1 else _LATTICE) @ fit.affine[:, :2].T + fit.affine[:, 2]
-    px, py = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    lattice = _RINGS if value == 1 else _LATTICE
+    pts = (affine[:, None, :, :2] @ lattice[None, :, :, None])[..., 0] + affine[:, None, :, 2]
+    px, py = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     on = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-    px, py = px[on], py[on]
-    free = ~pips.inside[py, px]
-    values = np.sort(gray[py[free], px[free]])
-    if values.size < 12:
-        return 0.0
-    spread = float(values[int(0.9 * values.size)]) - float(values[int(0.1 * values.size)])
-    return float(np.clip((0.35 - spread / max(contrast, 1.0)) / 0.15, 0, 1))
+    px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+    free = on & ~pips.inside[py, px]
+    count = free.sum(1)
+    values = np.sort(np.where(free, gray[py, px].astype(float), np.inf), 1)
+    rows = np.arange(len(affine))
+    lo = values[rows, (0.1 * count).astype(int)]
+    hi = values[rows, np.maximum(0, (0.9 * count).astype(int) - 1)]
+    spread = np.where(count >= 12, hi - np.where(count >= 12, lo, 0), np.inf)
+    return np.clip((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15, 0, 1)
 
 
 @dataclass(frozen=True)
@@ -335,12 +382,9 @@ class _Face:
 
 
 def _alike(pips: Pips, chosen: list[int], others: list[int]) -> np.ndarray:
-    """Which of ``others`` have the size and shape of each ``chosen`` pip (the same ellipse
-    within about a quarter either way): a bool matrix, chosen × others."""
-    vals, vecs = np.linalg.eigh(pips.cov[chosen])
-    inv = vecs @ (vecs.transpose(0, 2, 1) / np.sqrt(np.maximum(vals, 1e-6))[:, :, None])
-    rel = inv[:, None] @ pips.cov[others][None] @ inv[:, None]
-    return (np.abs(np.log(np.maximum(np.linalg.eigvalsh(rel), 1e-6))) < 0.45).all(-1)
+    """Which of ``others`` have the size and shape of each ``chosen`` pip: a bool matrix,
+    chosen × others."""
+    return _alike_pairs(pips.cov[chosen][:, None], pips.cov[others][None])
 
 
 def _unexplained(pips: Pips, fit: _Fit, chosen: list[int], others: list[int]) -> int:
@@ -348,7 +392,12 @@ def _unexplained(pips: Pips, fit: _Fit, chosen: list[int], others: list[int]) ->
     have been part of it. (Pips unlike them, squashed another way, are a side face's.)"""
     if not others:
         return 0
-    at = (pips.xy[others] - fit.affine[:, 2]) @ np.linalg.inv(fit.affine[:, :2]).T
+    a = fit.affine
+    det = a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0]
+    if abs(det) < 1e-9:
+        return 0
+    inverse = np.array([[a[1, 1], -a[0, 1]], [-a[1, 0], a[0, 0]]]) / det
+    at = (pips.xy[others] - a[:, 2]) @ inverse.T
     on = np.hypot(at[:, 0], at[:, 1]) <= 1.8 if len(chosen) == 1 else (np.abs(at) <= 1.6).all(1)
     if not on.any():
         return 0
@@ -361,7 +410,61 @@ def _top_like(pips: Pips, group: list[int]) -> list[int]:
     return [k for k in group if pips.roundness[k] >= 0.45]
 
 
-def _read_group(gray: np.ndarray, pips: Pips, group: list[int], side: float) -> _Face | None:
+_Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int], int]
+
+
+def _patterns(pips: Pips, sets: list[list[int]], side: float,
+              seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> None:
+    """How well each set of pips forms a face, into ``seen`` (the fit and its quality with
+    the grid checked, or None): sets of one size are fitted at once, and the same pips,
+    coming up again as faces are taken out, are not fitted twice."""
+    todo: dict[int, list[list[int]]] = {}
+    for chosen in sets:
+        if frozenset(chosen) not in seen:
+            todo.setdefault(len(chosen), []).append(chosen)
+            seen[frozenset(chosen)] = None
+    for n, same in todo.items():
+        idx = np.array(same)
+        quality, affine = _fits(pips.xy[idx], side, np.median(pips.a[idx], 1), _squash(pips.cov[idx]))
+        grid = _grid_checks(pips, affine, n, np.median(pips.contrast[idx], 1))
+        for chosen, q, g, a in zip(same, quality, grid, affine):
+            if q >= 0.05:
+                seen[frozenset(chosen)] = (_Fit(float(q), a), float(q * g))
+
+
+def _best_face(pips: Pips, proposals: set[tuple[int, ...]], tops: list[int], side: float,
+               seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> _Best | None:
+    """The best face among proposed sets of pips, each trimmed of up to two of its least
+    typical pips until it fits a pattern: (key, score, value, fit, pips, unexplained)."""
+    trials = []
+    best: _Best | None = None
+    for proposal in proposals:
+        members = list(proposal)
+        b = pips.b[members]
+        oddness = np.abs(np.log(b / _mid(b))) + np.maximum(0.0, 0.85 - pips.roundness[members])
+        members = [members[i] for i in np.argsort(oddness, kind="stable")]
+        top = min(len(members), 6)
+        trials.append([members[:keep] for keep in range(top, max(0, top - 3), -1)])
+    _patterns(pips, [chosen for trial in trials for chosen in trial], side, seen)
+    for trial in trials:
+        for chosen in trial:
+            pattern = seen[frozenset(chosen)]
+            if pattern is None:
+                continue
+            fit, quality = pattern
+            unexplained = _unexplained(pips, fit, chosen, [k for k in tops if k not in chosen])
+            score = quality * 0.6 ** unexplained
+            # A sure face that explains more pips beats a part of it.
+            key = (score >= 0.5, len(chosen) if score >= 0.5 else 0, score)
+            if best is None or key > best[0]:
+                best = (key, score, len(chosen), fit, chosen, unexplained)
+            if score > 0.5:
+                break
+    return best
+
+
+def _read_group(gray: np.ndarray, pips: Pips, group: list[int], side: float,
+                seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> _Face | None:
     """The best die face a group of pips makes.
 
     A face's pips are alike (one size, squashed the same way); the group may hold a side
@@ -373,49 +476,71 @@ def _read_group(gray: np.ndarray, pips: Pips, group: list[int], side: float) -> 
     tops = _top_like(pips, group)
     if not tops:
         return None
-    similar = _alike(pips, tops, tops)
+    # Each pip proposes the pips like it within a face's reach.
+    near = np.linalg.norm(pips.xy[tops][:, None] - pips.xy[tops][None], axis=2) <= 0.75 * side
+    similar = _alike(pips, tops, tops) & near
     proposals = {tuple(sorted(np.array(tops)[row].tolist())) for row in similar}
-    # Pips of dice side by side are alike too: those proposals also come split in space.
-    for proposal in list(proposals):
-        points = pips.xy[list(proposal)]
-        for k in range(2, min(4, len(proposal)) + 1):
-            labels = _kmeans(points, k)
-            proposals.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
+    best = _best_face(pips, proposals, tops, side, seen)
+    if best is None or best[1] < 0.8 or not any(len(p) == best[2] for p in proposals):
+        # Pips of dice side by side are alike too: the proposals split in space.
+        split = set()
+        for proposal in proposals:
+            points = pips.xy[list(proposal)]
+            for k in range(2, min(3, len(proposal)) + 1):
+                labels = _kmeans(points, k)
+                split.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
                              for j in range(k) if (labels == j).any())
-    best: tuple[tuple[bool, int, float], float, int, _Fit, list[int], int] | None = None
-    for proposal in proposals:
-        members = list(proposal)
-        typical = float(np.median(pips.b[members]))
-        members.sort(key=lambda k: abs(np.log(pips.b[k] / typical)) + max(0.0, 0.85 - pips.roundness[k]))
-        for keep in range(min(len(members), 6), 0, -1):
-            chosen = members[:keep]
-            fit = _fit(pips.xy[chosen], side, float(np.median(pips.a[chosen])),
-                       _squash(pips.cov[chosen]))
-            if fit is None or fit.quality < 0.05:
-                continue
-            unexplained = _unexplained(pips, fit, chosen, [k for k in tops if k not in chosen])
-            contrast = float(np.median(pips.contrast[chosen]))
-            score = fit.quality * _grid_check(pips, fit, keep, contrast) * 0.6 ** unexplained
-            # A sure face that explains more pips beats a part of it.
-            key = (score >= 0.5, keep if score >= 0.5 else 0, score)
-            if best is None or key > best[0]:
-                best = (key, score, keep, fit, chosen, unexplained)
-            if score > 0.5:
-                break
+        other = _best_face(pips, split - proposals, tops, side, seen)
+        if other is not None and (best is None or other[0] > best[0]):
+            best = other
     if best is None:
         return None
     _, score, value, fit, chosen, unexplained = best
-    centre = fit.affine[:, 2]
-    face_side = float(np.sqrt(abs(np.linalg.det(fit.affine[:, :2])))) / 0.26
-    plain = _plain(gray, pips, fit, float(np.median(pips.contrast[chosen])), value)
+    plain = float(_plains(gray, pips, fit.affine[None], np.array([_mid(pips.contrast[chosen])]),
+                          value)[0])
     score *= plain
     if plain < 0.3 or score < 0.1:
         return None  # nothing like a die's face: clutter
+    return _face(pips, chosen, fit.affine, score, len(group), unexplained)
+
+
+def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: int,
+          unexplained: int) -> _Face:
+    """A face read from ``chosen`` pips on ``grid``."""
+    centre = grid[:, 2]
+    side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
     vals, vecs = np.linalg.eigh(pips.cov[chosen].mean(0))
-    read = FaceRead(str(value), score, (float(centre[0]), float(centre[1])), len(group), face_side)
-    return _Face(read, int(pips.blob[chosen[0]]), chosen, fit.affine, unexplained,
-                 float(np.median(pips.b[chosen])),
+    read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
+    return _Face(read, int(pips.blob[chosen[0]]), chosen, grid, unexplained,
+                 float(_mid(pips.b[chosen])),
                  float(np.sqrt(max(vals[0], 1e-9) / max(vals[1], 1e-9))), vecs[:, 0])
+
+
+def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
+                side: float) -> tuple[list[_Face], list[list[int]]]:
+    """The groups that are one face as they are (at most six pips, all round and alike),
+    read all at once: the faces read surely, and the groups left to read one by one."""
+    by_size: dict[int, list[list[int]]] = {}
+    rest = []
+    for g in groups:
+        if (len(g) <= 6 and len(_top_like(pips, g)) == len(g)
+                and (len(g) == 1 or _alike(pips, g, g).all())):
+            by_size.setdefault(len(g), []).append(g)
+        else:
+            rest.append(g)
+    faces = []
+    for n, same in by_size.items():
+        idx = np.array(same)
+        quality, affine = _fits(pips.xy[idx], side, np.median(pips.a[idx], 1), _squash(pips.cov[idx]))
+        contrast = np.median(pips.contrast[idx], 1)
+        score = (quality * _grid_checks(pips, affine, n, contrast)
+                 * _plains(gray, pips, affine, contrast, n))
+        for g, sure, grid in zip(same, score, affine):
+            if sure >= 0.8:
+                faces.append(_face(pips, g, grid, float(sure), n, 0))
+            else:
+                rest.append(g)
+    return faces, rest
 
 
 def _side_of(face: _Face, top: _Face) -> bool | None:
@@ -476,8 +601,9 @@ def _read_cluster(gray: np.ndarray, pips: Pips, group: list[int], side: float) -
     The best face is taken out with every pip on it, then the best of the rest, and so on."""
     faces: list[_Face] = []
     rest = list(group)
+    seen: dict[frozenset[int], tuple[_Fit, float] | None] = {}
     while rest:
-        face = _read_group(gray, pips, rest, side)
+        face = _read_group(gray, pips, rest, side, seen)
         if face is None:
             break
         faces.append(face)
@@ -503,13 +629,25 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     smooth = cv2.blur(gray, (3, 3))
     faces: dict[int, list[_Face]] = {}
-    # Both kinds of pips: a blob can hold a light die and a dark one touching (or a die
-    # and a cable), and each face is read with its own.
-    for dark in (True, False):
-        pips = find_pips(gray, view.body, view.boxes, side, dark=dark)
-        for group in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side)):
-            blob = int(pips.blob[group[0]])
-            faces.setdefault(blob, []).extend(_read_cluster(gray, pips, group, side))
+    # Both kinds of pips are found; on each blob, the kind with more round marks is its
+    # dice's (the other kind is the face showing between pips, or glare).
+    kinds = [find_pips(gray, view.body, view.boxes, side, dark=dark) for dark in (True, False)]
+    weight = [np.bincount(p.blob, p.contrast * (p.roundness >= 0.6), len(view.boxes) + 1)
+              for p in kinds]
+    for pips, mine, theirs in ((kinds[0], weight[0], weight[1]), (kinds[1], weight[1], weight[0])):
+        groups = [g for g in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side))
+                  if mine[pips.blob[g[0]]] >= theirs[pips.blob[g[0]]]]
+        # A group of pips much flatter than the roundest on its blob is a side face.
+        flat = [float(_mid(pips.roundness[g])) for g in groups]
+        roundest = np.zeros(len(view.boxes) + 1)
+        for g, r in zip(groups, flat):
+            roundest[pips.blob[g[0]]] = max(roundest[pips.blob[g[0]]], r)
+        groups = [g for g, r in zip(groups, flat) if r >= roundest[pips.blob[g[0]]] - 0.25]
+        read, rest = _read_clean(gray, pips, groups, side)
+        for face in read:
+            faces.setdefault(face.blob, []).append(face)
+        for g in rest:
+            faces.setdefault(int(pips.blob[g[0]]), []).extend(_read_cluster(gray, pips, g, side))
     out = []
     for blob, found in faces.items():
         # One face read twice (its pips, and the plain face between them as light marks):
