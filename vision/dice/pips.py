@@ -533,13 +533,13 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, np.median(pips.a[idx], 1), _squash(pips.cov[idx]))
         contrast = np.median(pips.contrast[idx], 1)
-        score = (quality * _grid_checks(pips, affine, n, contrast)
-                 * _plains(gray, pips, affine, contrast, n))
-        for g, sure, grid in zip(same, score, affine):
-            if sure >= 0.8:
+        plain = _plains(gray, pips, affine, contrast, n)
+        score = quality * _grid_checks(pips, affine, n, contrast) * plain
+        for g, sure, grid, p in zip(same, score, affine, plain):
+            if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
                 faces.append(_face(pips, g, grid, float(sure), n, 0))
-            else:
-                rest.append(g)
+            elif n > 1:
+                rest.append(g)  # (a lone pip read doubtfully has nothing more to try)
     return faces, rest
 
 
@@ -582,16 +582,16 @@ def _drop_side_faces(faces: list[_Face], count: int) -> list[_Face]:
 
 def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
     """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps."""
-    centres = [points[np.argmax(np.linalg.norm(points - points.mean(0), axis=1))]]
+    d = np.linalg.norm(points[:, None] - points[None], axis=2)
+    chosen = [int(np.argmax(d.sum(1)))]
     for _ in range(k - 1):
-        d = np.min(np.linalg.norm(points[:, None] - np.array(centres)[None], axis=2), 1)
-        centres.append(points[np.argmax(d)])
-    c = np.array(centres)
-    labels = np.zeros(len(points), int)
-    for _ in range(5):
-        labels = np.argmin(np.linalg.norm(points[:, None] - c[None], axis=2), 1)
-        c = np.array([points[labels == i].mean(0) if (labels == i).any() else c[i]
-                      for i in range(k)])
+        chosen.append(int(np.argmax(d[chosen].min(0))))
+    labels = np.argmin(d[chosen], 0)
+    for _ in range(3):
+        count = np.maximum(np.bincount(labels, minlength=k), 1)
+        centres = np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
+        centres /= count[:, None]
+        labels = np.argmin(((points[:, None] - centres[None]) ** 2).sum(2), 1)
     return labels
 
 
@@ -613,6 +613,10 @@ def _read_cluster(gray: np.ndarray, pips: Pips, group: list[int], side: float) -
         at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
         on = (np.abs(at) <= 1.6).all(1) & (len(face.pips) > 1)
         rest = [k for k, o in zip(rest, on) if not o and k not in face.pips]
+        # What is left can hold another top face only if some pip there is as round as
+        # this face's (the rest are its side faces' pips).
+        if not any(pips.roundness[k] >= face.flat - 0.15 for k in rest):
+            break
     return faces
 
 
