@@ -433,9 +433,11 @@ def _patterns(pips: Pips, sets: list[list[int]], side: float,
 
 
 def _best_face(pips: Pips, proposals: set[tuple[int, ...]], tops: list[int], side: float,
-               seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> _Best | None:
+               seen: dict[frozenset[int], tuple[_Fit, float] | None],
+               failed: set[tuple[int, ...]] | None = None) -> _Best | None:
     """The best face among proposed sets of pips, each trimmed of up to two of its least
-    typical pips until it fits a pattern: (key, score, value, fit, pips, unexplained)."""
+    typical pips until it fits a pattern: (key, score, value, fit, pips, unexplained).
+    The proposals that make no sure face go into ``failed``."""
     trials = []
     best: _Best | None = None
     for proposal in proposals:
@@ -446,7 +448,8 @@ def _best_face(pips: Pips, proposals: set[tuple[int, ...]], tops: list[int], sid
         top = min(len(members), 6)
         trials.append([members[:keep] for keep in range(top, max(0, top - 3), -1)])
     _patterns(pips, [chosen for trial in trials for chosen in trial], side, seen)
-    for trial in trials:
+    for proposal, trial in zip(proposals, trials):
+        sure = False
         for chosen in trial:
             pattern = seen[frozenset(chosen)]
             if pattern is None:
@@ -459,7 +462,10 @@ def _best_face(pips: Pips, proposals: set[tuple[int, ...]], tops: list[int], sid
             if best is None or key > best[0]:
                 best = (key, score, len(chosen), fit, chosen, unexplained)
             if score > 0.5:
+                sure = True
                 break
+        if not sure and failed is not None:
+            failed.add(proposal)
     return best
 
 
@@ -480,11 +486,13 @@ def _read_group(gray: np.ndarray, pips: Pips, group: list[int], side: float,
     near = np.linalg.norm(pips.xy[tops][:, None] - pips.xy[tops][None], axis=2) <= 0.75 * side
     similar = _alike(pips, tops, tops) & near
     proposals = {tuple(sorted(np.array(tops)[row].tolist())) for row in similar}
-    best = _best_face(pips, proposals, tops, side, seen)
+    failed: set[tuple[int, ...]] = set()
+    best = _best_face(pips, proposals, tops, side, seen, failed)
     if best is None or best[1] < 0.8 or not any(len(p) == best[2] for p in proposals):
-        # Pips of dice side by side are alike too: the proposals split in space.
+        # Pips of dice side by side are alike too: the proposals that make no face split
+        # in space.
         split = set()
-        for proposal in proposals:
+        for proposal in failed:
             points = pips.xy[list(proposal)]
             for k in range(2, min(3, len(proposal)) + 1):
                 labels = _kmeans(points, k)
