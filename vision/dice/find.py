@@ -121,8 +121,8 @@ def _squareness(contour: np.ndarray, area: float) -> tuple[float, float]:
     return area / max(hull, 1e-6), min(w, h) / max(w, h, 1e-6)
 
 
-def _typical_area(shapes: list[tuple[float, float, float]]) -> float | None:
-    """The area of one die, from the blobs' (area, solidity, aspect).
+def _typical_area(shapes: list[tuple[float, float, float, bool]]) -> float | None:
+    """The area of one die, from the blobs' (area, solidity, aspect, clear of the edge).
 
     Each solid, squarish blob is a hypothesis; the one that explains most blobs as one to
     four dice wins (so a lone die beside a square of four touching dice is one die, not
@@ -130,25 +130,31 @@ def _typical_area(shapes: list[tuple[float, float, float]]) -> float | None:
     blob more than a small one (specks of shadow or grain, however many, are not the
     dice). Ties go to the larger area.
     """
-    candidates = [(a, solidity, aspect) for a, solidity, aspect in shapes
+    candidates = [(a, solidity, aspect) for a, solidity, aspect, _ in shapes
                   if solidity > 0.65 and aspect > 0.5]
     if not candidates:
         # No die alone: the largest solid blob is one die, or two side by side.
-        solid = [(a, aspect) for a, solidity, aspect in shapes if solidity > 0.65]
+        solid = [(a, aspect) for a, solidity, aspect, _ in shapes if solidity > 0.65]
         if not solid:
             return None
         area, aspect = max(solid)
         return area if aspect > 0.7 else area / 2
     hypotheses = np.array([a for a, _, _ in candidates])
-    # Square, solid blobs are likelier single dice than ragged or oblong ones.
-    prior = np.array([min(1.0, (solidity - 0.6) / 0.25) * min(1.0, (aspect - 0.45) / 0.25)
-                      for _, solidity, aspect in candidates])
-    areas = np.array([a for a, _, _ in shapes])
+    # Square, solid blobs are likelier single dice than ragged or oblong ones, and blobs
+    # cut by the frame's edge likelier the table's clutter (a laptop, a cable).
+    prior = np.array([_die_like(solidity, aspect) for _, solidity, aspect in candidates])
+    areas = np.array([a for a, _, _, _ in shapes])
+    weight = np.sqrt(areas) * np.array([1.0 if inside else 0.3 for _, _, _, inside in shapes])
     ratio = areas[None, :] / hypotheses[:, None]  # hypothesis × blob
     k = np.clip(np.round(ratio), 1, 4)
     explained = np.exp(-((ratio / k - 1) / 0.2) ** 2) * (ratio < 4.5) * np.where(k == 1, 1.0, 0.7)
-    score = prior * (explained @ np.sqrt(areas)) + 1e-6 * hypotheses / hypotheses.max()
+    score = prior * (explained @ weight) + 1e-6 * hypotheses / hypotheses.max()
     return float(hypotheses[int(np.argmax(score))])
+
+
+def _die_like(solidity: float, aspect: float) -> float:
+    """How like a die (solid, square) a blob's shape is, 0-1."""
+    return float(np.clip((solidity - 0.6) / 0.25, 0, 1) * np.clip((aspect - 0.45) / 0.25, 0, 1))
 
 
 def _to_full(part: np.ndarray, x: int, y: int, scale: float, margin: float,
@@ -171,9 +177,10 @@ def _to_full(part: np.ndarray, x: int, y: int, scale: float, margin: float,
 
 
 def _label(mask: np.ndarray, diff: np.ndarray, level: float, min_area: float
-           ) -> tuple[list[np.ndarray], np.ndarray, dict[int, tuple[float, float, float]]]:
+           ) -> tuple[list[np.ndarray], np.ndarray, dict[int, tuple[float, float, float, bool]]]:
     """The blobs of a mask: contours, a label image (holes filled: a die's pips are part
-    of it; blob i labelled i + 1) and the (area, solidity, aspect) of those worth a look."""
+    of it; blob i labelled i + 1) and the (area, solidity, aspect, clear of the frame's
+    edge) of those worth a look."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     labels = np.zeros(mask.shape, np.int32)
     for i, c in enumerate(contours):
@@ -182,8 +189,13 @@ def _label(mask: np.ndarray, diff: np.ndarray, level: float, min_area: float
     # wood grain and faint stains pass the first threshold but never this one.
     strong = np.bincount(labels[diff > 1.5 * level], minlength=len(contours) + 1)[1:]
     areas = np.bincount(labels.ravel(), minlength=len(contours) + 1)[1:].astype(float)
-    shapes = {i: (areas[i], *_squareness(c, areas[i])) for i, c in enumerate(contours)
-              if strong[i] >= 3 and areas[i] >= min_area}
+    h, w = mask.shape
+    shapes = {}
+    for i, c in enumerate(contours):
+        if strong[i] >= 3 and areas[i] >= min_area:
+            x, y, bw, bh = cv2.boundingRect(c)
+            inside = x > 0 and y > 0 and x + bw < w and y + bh < h
+            shapes[i] = (areas[i], *_squareness(c, areas[i]), inside)
     return list(contours), labels, shapes
 
 
@@ -209,7 +221,7 @@ def find_blobs(frame: np.ndarray, tray: Tray | None = None, *, min_side: float =
         return none
     side = float(np.sqrt(typical))
     kept: list[tuple[tuple[int, int, int, int], int, int]] = []
-    for i, (area, solidity, aspect) in shapes.items():
+    for i, (area, solidity, aspect, _) in shapes.items():
         if area < 0.35 * typical or area > 16 * typical:
             continue
         x, y, bw, bh = cv2.boundingRect(contours[i])
