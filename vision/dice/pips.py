@@ -40,7 +40,7 @@ from vision.dice.marks import mark_mask, mark_response
 
 __all__ = ["READ_SIDE", "FaceRead", "Pips", "find_pips", "read_pip_faces"]
 
-READ_SIDE = 40.0  # dice are read scaled down to about this many pixels a side
+READ_SIDE = 46.0  # dice are read scaled down to about this many pixels a side
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,11 @@ def _mid(values: np.ndarray) -> float:
     """The median of a few values (NumPy's costs more than the values are worth)."""
     ordered = sorted(np.ravel(values).tolist())
     return float(ordered[len(ordered) // 2])
+
+
+def _mids(values: np.ndarray) -> np.ndarray:
+    """The median of each row of a few values."""
+    return np.sort(values, 1)[:, values.shape[1] // 2]
 
 
 def _eig2(m: np.ndarray) -> np.ndarray:
@@ -314,7 +319,8 @@ def _fits(points: np.ndarray, side: float, radius: np.ndarray,
     err[~distinct] = np.inf
     best = np.argmin(err, 1)
     design = np.concatenate([canon[perm[rows, best]], np.ones((m, n, 1))], 2)
-    affine = (np.linalg.pinv(design) @ points).transpose(0, 2, 1)
+    dt = design.transpose(0, 2, 1)
+    affine = np.linalg.solve(dt @ design + 1e-9 * np.eye(3), dt @ points).transpose(0, 2, 1)
     sv = np.sqrt(np.maximum(_eig2(affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]), 0))
     shape_ok = np.clip((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15, 0, 1)
     # The step along the face's unforeshortened direction, as the pips' long axis.
@@ -425,8 +431,8 @@ def _patterns(pips: Pips, sets: list[list[int]], side: float,
             seen[frozenset(chosen)] = None
     for n, same in todo.items():
         idx = np.array(same)
-        quality, affine = _fits(pips.xy[idx], side, np.median(pips.a[idx], 1), _squash(pips.cov[idx]))
-        grid = _grid_checks(pips, affine, n, np.median(pips.contrast[idx], 1))
+        quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
+        grid = _grid_checks(pips, affine, n, _mids(pips.contrast[idx]))
         for chosen, q, g, a in zip(same, quality, grid, affine):
             if q >= 0.05:
                 seen[frozenset(chosen)] = (_Fit(float(q), a), float(q * g))
@@ -539,8 +545,8 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
     faces = []
     for n, same in by_size.items():
         idx = np.array(same)
-        quality, affine = _fits(pips.xy[idx], side, np.median(pips.a[idx], 1), _squash(pips.cov[idx]))
-        contrast = np.median(pips.contrast[idx], 1)
+        quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
+        contrast = _mids(pips.contrast[idx])
         plain = _plains(gray, pips, affine, contrast, n)
         score = quality * _grid_checks(pips, affine, n, contrast) * plain
         for g, sure, grid, p in zip(same, score, affine, plain):
