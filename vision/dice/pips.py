@@ -65,6 +65,7 @@ class Pips:
     b: np.ndarray
     cov: np.ndarray  # n×2×2
     contrast: np.ndarray
+    fill: np.ndarray  # area over the area of its ellipse: 0.9 or so for a disc
     blob: np.ndarray
     inside: np.ndarray  # bool image: pixels of the pips (with their blurred rims)
     response: np.ndarray  # the black-hat/top-hat image they were found in
@@ -164,7 +165,7 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
     px = np.clip(np.round(cx[ids]).astype(int), 0, gray.shape[1] - 1)
     py = np.clip(np.round(cy[ids]).astype(int), 0, gray.shape[0] - 1)
     cov = np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
-    return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], cov, peak[ids],
+    return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], cov, peak[ids], fill[ids],
                 body[py, px].astype(int), inside > 0, response, dark)
 
 
@@ -328,6 +329,16 @@ def _fits(points: np.ndarray, side: float, radius: np.ndarray,
     return np.where(distinct.any(1), quality, 0.0), affine
 
 
+def _discs(pips: Pips, idx: np.ndarray) -> np.ndarray:
+    """How much sets of marks (m×n) look like pips, 0-1: discs (seen at a slant, ellipses),
+    not letters or symbols; a lone pip must be round too, as a tilted face's never gets
+    far from round before its side faces show larger."""
+    disc = np.clip((_mids(pips.fill[idx]) - 0.65) / 0.15, 0, 1)
+    if idx.shape[1] == 1:
+        disc = disc * np.clip((pips.roundness[idx[:, 0]] - 0.5) / 0.2, 0, 1)
+    return disc
+
+
 def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray) -> np.ndarray:
     """How well the nine places of each fitted grid agree with the pattern of ``value``
     (0-1): where the pattern has no pip the face is plain; a mark there is another face's."""
@@ -432,6 +443,7 @@ def _patterns(pips: Pips, sets: list[list[int]], side: float,
     for n, same in todo.items():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
+        quality = quality * _discs(pips, idx)
         grid = _grid_checks(pips, affine, n, _mids(pips.contrast[idx]))
         for chosen, q, g, a in zip(same, quality, grid, affine):
             if q >= 0.05:
@@ -546,6 +558,7 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
     for n, same in by_size.items():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
+        quality = quality * _discs(pips, idx)
         contrast = _mids(pips.contrast[idx])
         plain = _plains(gray, pips, affine, contrast, n)
         score = quality * _grid_checks(pips, affine, n, contrast) * plain
