@@ -129,15 +129,23 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
     points = cv2.findNonZero(binary)
     points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
     xs_all, ys_all = points[:, 0], points[:, 1]
-    lab_all = labels[ys_all, xs_all]
-    ys, xs, lab = ys_all, xs_all, lab_all
+    old = labels[ys_all, xs_all]
+    ys, xs, lab = ys_all, xs_all, old
     r = response[ys, xs].astype(float)
     peak = np.zeros(n)
     np.maximum.at(peak, lab, r)
-    # Each blob's shape is measured on its core (above half its peak): a blurred pip's rim
-    # or a glare spot around it would make it larger and less round than it is.
-    core = r >= 0.5 * peak[lab]
-    ys, xs, lab = ys[core], xs[core], lab[core]
+    # Each blob is measured on its core (above 0.6 of its peak): a blurred pip's rim or a
+    # glare spot around it would make it larger and less round than it is, and two pips
+    # joined by glare between them come apart.
+    core = r >= 0.6 * peak[lab]
+    ys, xs, old_core = ys[core], xs[core], old[core]
+    cores = np.zeros(binary.shape, np.uint8)
+    cores[ys, xs] = 1
+    n, labels = cv2.connectedComponents(cores, connectivity=8)
+    lab = labels[ys, xs]
+    r = r[core]
+    peak = np.zeros(n)
+    np.maximum.at(peak, lab, r)
     area = np.bincount(lab, minlength=n).astype(float)
     area[0] = 1.0
     xs_f, ys_f = xs.astype(float), ys.astype(float)
@@ -158,7 +166,9 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
     ids = np.nonzero(keep)[0]
     # The pips' pixels, and their blurred rims below the threshold.
     inside = np.zeros(binary.shape, np.uint8)
-    on = keep[lab_all]
+    blob_kept = np.zeros(int(old.max(initial=0)) + 1, bool)
+    blob_kept[old_core[keep[lab]]] = True
+    on = blob_kept[old]
     inside[ys_all[on], xs_all[on]] = 1
     rim = max(1, int(round(0.04 * side)))
     inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))

@@ -30,6 +30,7 @@ _TEXTURE = 128
 class DieStyle:
     """How a set of dice looks: body and ink colours (BGR) and pip geometry."""
 
+    name: str
     body: tuple[int, int, int]
     ink: tuple[int, int, int]
     pip_offset: float = 0.26
@@ -38,15 +39,15 @@ class DieStyle:
 
 
 DIE_STYLES: tuple[DieStyle, ...] = (
-    DieStyle((235, 240, 240), (25, 25, 25)),
-    DieStyle((200, 225, 235), (30, 30, 40), pip_radius=0.095),
-    DieStyle((40, 40, 190), (240, 240, 240), pip_offset=0.27),
-    DieStyle((35, 35, 35), (235, 235, 235), pip_radius=0.08),
-    DieStyle((150, 80, 30), (245, 245, 245), big_one=True),
-    DieStyle((60, 140, 40), (240, 240, 240), pip_offset=0.25, pip_radius=0.09),
-    DieStyle((40, 200, 230), (20, 20, 20)),
-    DieStyle((240, 240, 245), (30, 30, 200), big_one=True, pip_radius=0.08),
-    DieStyle((110, 40, 110), (230, 230, 230), pip_offset=0.28, pip_radius=0.075),
+    DieStyle("white", (235, 240, 240), (25, 25, 25)),
+    DieStyle("ivory", (200, 225, 235), (30, 30, 40), pip_radius=0.095),
+    DieStyle("red", (40, 40, 190), (240, 240, 240), pip_offset=0.27),
+    DieStyle("black", (35, 35, 35), (235, 235, 235), pip_radius=0.08),
+    DieStyle("blue", (150, 80, 30), (245, 245, 245), big_one=True),
+    DieStyle("green", (60, 140, 40), (240, 240, 240), pip_offset=0.25, pip_radius=0.09),
+    DieStyle("yellow", (40, 200, 230), (20, 20, 20)),
+    DieStyle("white, red pips", (240, 240, 245), (30, 30, 200), big_one=True, pip_radius=0.08),
+    DieStyle("purple", (110, 40, 110), (230, 230, 230), pip_offset=0.28, pip_radius=0.075),
 )
 
 
@@ -307,7 +308,7 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
                          noise=float(rng.uniform(1.5, 5)), vignette=float(rng.uniform(0.05, 0.3)),
                          jpeg=int(rng.integers(70, 96)), exposure=float(rng.uniform(0.8, 1.15)),
                          tint=tuple(float(t) for t in 1 + rng.uniform(-0.07, 0.07, 3)))
-    return Scene(out, dice, {"style": DIE_STYLES.index(style) if style in DIE_STYLES else -1,
+    return Scene(out, dice, {"style": style.name,
                              "surface": surface, "tilt": round(tilt, 1), "die_px": round(die_px, 1),
                              "blur": round(blur, 2)})
 
