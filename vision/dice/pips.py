@@ -210,17 +210,18 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float) -> np.nda
     free = ((from_i > ai + rim) & (from_j > aj + rim)
             & ~(pips.inside[py, px] & ((from_i <= 2 * ai + rim) | (from_j <= 2 * aj + rim))))
     raw = gray[py, px].astype(float)
-    n_free = free.sum(1)
-    enough = n_free >= 2
-    # The face's own level (the 80th percentile of what is seen) over its darkest point.
-    ordered = np.sort(np.where(free, raw, np.inf), 1)
-    top = ordered[np.arange(len(raw)), np.maximum(0, (0.8 * (n_free - 1)).astype(int))]
-    dip = np.where(enough, top - np.where(enough, ordered[:, 0], 0.0), 0.0)
-    near, far = free & (t[None, :] < 0.5), free & (t[None, :] >= 0.5)
+    enough = free.sum(1) >= 2
+    # The face's level near each pip, and the darkest point between: a seam dips below
+    # both sides (glare between the pips, brighter, does not).
+    near, far = free & (t[None, :] < 0.35), free & (t[None, :] > 0.65)
     n_near, n_far = near.sum(1), far.sum(1)
-    step = np.abs((raw * near).sum(1) / np.maximum(n_near, 1)
-                  - (raw * far).sum(1) / np.maximum(n_far, 1))
-    step[(n_near == 0) | (n_far == 0)] = 0.0
+    level_i = (raw * near).sum(1) / np.maximum(n_near, 1)
+    level_j = (raw * far).sum(1) / np.maximum(n_far, 1)
+    level_i = np.where(n_near > 0, level_i, level_j)
+    level_j = np.where(n_far > 0, level_j, level_i)
+    lowest = np.where(free, raw, np.inf).min(1)
+    dip = np.where(enough, np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0), 0.0)
+    step = np.abs(level_i - level_j)
     ok = ~enough | ((dip <= np.maximum(8.0, 0.1 * contrast))
                     & (step <= np.maximum(10.0, 0.2 * contrast)))
     return np.stack([i[ok], j[ok]], 1)
