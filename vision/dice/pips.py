@@ -180,14 +180,14 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
 
 
 def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float) -> np.ndarray:
-    """Pairs (i, j) of pips on one face: in one blob, close, as strong as each other, and
-    with plain face between them.
+    """Pairs (i, j) of pips on one face: in one blob, close, alike (one size, squashed the
+    same way) and about as strong (a side face's are fainter and flatter), with no seam
+    between them.
 
     The face is followed along the line between the two pips (outside their own rims, of
-    ``rim`` pixels): the seam between touching dice dips below the faces on either side,
+    ``rim`` pixels): the seam between touching dice dips below the face on either side,
     if only a little (their rounded edges), and so does any mark on the way (a third pip:
-    the pips of a face are joined pip to next pip), and a side face is lit differently from
-    the top face, a step along the line. The pips of a side face are fainter too.
+    the pips of a face are joined pip to next pip). Glare, brighter, is no seam.
     """
     d = np.linalg.norm(pips.xy[:, None] - pips.xy[None], axis=2)
     c = pips.contrast
@@ -221,9 +221,7 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float) -> np.nda
     level_j = np.where(n_far > 0, level_j, level_i)
     lowest = np.where(free, raw, np.inf).min(1)
     dip = np.where(enough, np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0), 0.0)
-    step = np.abs(level_i - level_j)
-    ok = ~enough | ((dip <= np.maximum(8.0, 0.1 * contrast))
-                    & (step <= np.maximum(10.0, 0.2 * contrast)))
+    ok = ~enough | (dip <= np.maximum(8.0, 0.1 * contrast))
     return np.stack([i[ok], j[ok]], 1)
 
 
