@@ -413,12 +413,12 @@ def _alike(pips: Pips, chosen: list[int], others: list[int]) -> np.ndarray:
     return _alike_pairs(pips.cov[chosen][:, None], pips.cov[others][None])
 
 
-def _unexplained(pips: Pips, fit: _Fit, chosen: list[int], others: list[int]) -> int:
+def _unexplained(pips: Pips, grid: np.ndarray, chosen: list[int], others: list[int]) -> int:
     """How many of ``others`` lie on the fitted face and look like its pips: they should
     have been part of it. (Pips unlike them, squashed another way, are a side face's.)"""
     if not others:
         return 0
-    a = fit.affine
+    a = grid
     det = a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0]
     if abs(det) < 1e-9:
         return 0
@@ -459,30 +459,35 @@ def _patterns(pips: Pips, sets: list[list[int]], side: float,
                 seen[frozenset(chosen)] = (_Fit(float(q), a), float(q * g))
 
 
-def _best_face(pips: Pips, proposals: set[tuple[int, ...]], tops: list[int], side: float,
-               seen: dict[frozenset[int], tuple[_Fit, float] | None],
-               failed: set[tuple[int, ...]] | None = None) -> _Best | None:
-    """The best face among proposed sets of pips, each trimmed of up to two of its least
-    typical pips until it fits a pattern: (key, score, value, fit, pips, unexplained).
-    The proposals that make no sure face go into ``failed``."""
-    trials = []
-    best: _Best | None = None
+def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
+    """Each proposed set of pips, least typical pips last, as itself and trimmed of one and
+    of two of those."""
+    out = []
     for proposal in proposals:
         members = list(proposal)
         b = pips.b[members]
         oddness = np.abs(np.log(b / _mid(b))) + np.maximum(0.0, 0.85 - pips.roundness[members])
         members = [members[i] for i in np.argsort(oddness, kind="stable")]
         top = min(len(members), 6)
-        trials.append([members[:keep] for keep in range(top, max(0, top - 3), -1)])
-    _patterns(pips, [chosen for trial in trials for chosen in trial], side, seen)
-    for proposal, trial in zip(proposals, trials):
+        out.append((proposal, [members[:keep] for keep in range(top, max(0, top - 3), -1)]))
+    return out
+
+
+def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]], tops: list[int],
+               seen: dict[frozenset[int], tuple[_Fit, float] | None],
+               failed: set[tuple[int, ...]] | None = None) -> _Best | None:
+    """The best face among the trials (already fitted, in ``seen``): each proposal's first
+    sure one, or its best: (key, score, value, fit, pips, unexplained). The proposals that
+    make no sure face go into ``failed``."""
+    best: _Best | None = None
+    for proposal, trial in trials:
         sure = False
         for chosen in trial:
             pattern = seen[frozenset(chosen)]
             if pattern is None:
                 continue
             fit, quality = pattern
-            unexplained = _unexplained(pips, fit, chosen, [k for k in tops if k not in chosen])
+            unexplained = _unexplained(pips, fit.affine, chosen, [k for k in tops if k not in chosen])
             score = quality * 0.6 ** unexplained
             # A sure face that explains more pips beats a part of it.
             key = (score >= 0.5, len(chosen) if score >= 0.5 else 0, score)
@@ -496,47 +501,63 @@ def _best_face(pips: Pips, proposals: set[tuple[int, ...]], tops: list[int], sid
     return best
 
 
-def _read_group(gray: np.ndarray, pips: Pips, group: list[int], side: float,
-                seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> _Face | None:
-    """The best die face a group of pips makes.
+def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: float,
+                 seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
+    """The best die face each group of pips makes (or None), all groups at once.
 
-    A face's pips are alike (one size, squashed the same way); the group may hold a side
+    A face's pips are alike (one size, squashed the same way); a group may hold a side
     face's too, or a dark gap between dice passing for a pip. So each pip proposes the
-    pips like it as a face, dropping the least like ones if they fit no pattern; the face
-    that fits best wins, and of two that fit about as well, the one with the larger,
-    rounder pips (the top face).
+    pips like it within a face's reach, dropping the least typical ones if they fit no
+    pattern; when no proposal is surely a face, those that are not split in space (the pips
+    of dice side by side are alike too). The face that fits best wins.
     """
-    tops = _top_like(pips, group)
-    if not tops:
-        return None
-    # Each pip proposes the pips like it within a face's reach.
-    near = np.linalg.norm(pips.xy[tops][:, None] - pips.xy[tops][None], axis=2) <= 0.75 * side
-    similar = _alike(pips, tops, tops) & near
-    proposals = {tuple(sorted(np.array(tops)[row].tolist())) for row in similar}
-    failed: set[tuple[int, ...]] = set()
-    best = _best_face(pips, proposals, tops, side, seen, failed)
-    if best is None or best[1] < 0.8 or not any(len(p) == best[2] for p in proposals):
-        # Pips of dice side by side are alike too: the proposals that make no face split
-        # in space.
-        split = set()
-        for proposal in failed:
-            points = pips.xy[list(proposal)]
-            for k in range(2, min(3, len(proposal)) + 1):
-                labels = _kmeans(points, k)
-                split.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
-                             for j in range(k) if (labels == j).any())
-        other = _best_face(pips, split - proposals, tops, side, seen)
-        if other is not None and (best is None or other[0] > best[0]):
-            best = other
-    if best is None:
-        return None
-    _, score, value, fit, chosen, unexplained = best
-    plain = float(_plains(gray, pips, fit.affine[None], np.array([_mid(pips.contrast[chosen])]),
-                          value)[0])
-    score *= plain
-    if plain < 0.3 or score < 0.1:
-        return None  # nothing like a die's face: clutter
-    return _face(pips, chosen, fit.affine, score, len(group), unexplained)
+    tops, trials = [], []
+    for group in groups:
+        t = _top_like(pips, group)
+        tops.append(t)
+        if not t:
+            trials.append([])
+            continue
+        near = np.linalg.norm(pips.xy[t][:, None] - pips.xy[t][None], axis=2) <= 0.75 * side
+        proposals = {tuple(sorted(np.array(t)[row].tolist())) for row in _alike(pips, t, t) & near}
+        trials.append(_trials(pips, proposals))
+    _patterns(pips, [c for trial in trials for _, cs in trial for c in cs], side, seen)
+    best: list[_Best | None] = []
+    split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
+    for t, trial in zip(tops, trials):
+        failed: set[tuple[int, ...]] = set()
+        b = _best_face(pips, trial, t, seen, failed)
+        best.append(b)
+        parts: set[tuple[int, ...]] = set()
+        if b is None or b[1] < 0.8 or not any(len(p) == b[2] for p, _ in trial):
+            for proposal in failed:
+                points = pips.xy[list(proposal)]
+                for k in range(2, min(3, len(proposal)) + 1):
+                    labels = _kmeans(points, k)
+                    parts.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
+                                 for j in range(k) if (labels == j).any())
+        split.append(_trials(pips, parts - {p for p, _ in trial}))
+    _patterns(pips, [c for trial in split for _, cs in trial for c in cs], side, seen)
+    for i, (t, trial) in enumerate(zip(tops, split)):
+        other = _best_face(pips, trial, t, seen) if trial else None
+        if other is not None and (best[i] is None or other[0] > best[i][0]):
+            best[i] = other
+    # The face around the marks must be plain: checked at once for faces of one value.
+    out: list[_Face | None] = [None] * len(groups)
+    by_value: dict[int, list[int]] = {}
+    for i, b in enumerate(best):
+        if b is not None:
+            by_value.setdefault(b[2], []).append(i)
+    for value, which in by_value.items():
+        chosen = [best[i][4] for i in which]  # type: ignore[index]
+        grids = np.array([best[i][3].affine for i in which])  # type: ignore[index]
+        plain = _plains(gray, pips, grids, _mids(pips.contrast[np.array(chosen)]), value)
+        for i, p in zip(which, plain):
+            _, score, _, fit, c, unexplained = best[i]  # type: ignore[misc]
+            score *= float(p)
+            if p >= 0.3 and score >= 0.1:  # (else nothing like a die's face: clutter)
+                out[i] = _face(pips, c, fit.affine, score, len(groups[i]), unexplained)
+    return out
 
 
 def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: int,
@@ -631,28 +652,35 @@ def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
     return labels
 
 
-def _read_cluster(gray: np.ndarray, pips: Pips, group: list[int], side: float) -> list[_Face]:
-    """The faces in a group of pips: usually one, but a group can hold the faces of dice
-    touching with no seam to be seen between them (dark dice), and a side face or two.
-    The best face is taken out with every pip on it, then the best of the rest, and so on."""
-    faces: list[_Face] = []
-    rest = list(group)
+def _read_clusters(gray: np.ndarray, pips: Pips, groups: list[list[int]],
+                   side: float) -> list[list[_Face]]:
+    """The faces in groups of pips that are not plainly one face each: a group can hold the
+    faces of dice touching with no seam to be seen between them (dark dice), and a side
+    face or two. In each, the best face is taken out with every pip on it, then the best
+    of the rest, and so on; all groups a round at a time, so that their fits are batched."""
+    faces: list[list[_Face]] = [[] for _ in groups]
+    rests = [list(g) for g in groups]
     seen: dict[frozenset[int], tuple[_Fit, float] | None] = {}
-    while rest:
-        face = _read_group(gray, pips, rest, side, seen)
-        if face is None:
-            break
-        faces.append(face)
-        # Every pip on the face goes with it (it fits no other face); a lone pip's face
-        # has none but it (its grid is checked empty).
-        inverse = np.linalg.inv(face.grid[:, :2])
-        at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
-        on = (np.abs(at) <= 1.6).all(1) & (len(face.pips) > 1)
-        rest = [k for k, o in zip(rest, on) if not o and k not in face.pips]
-        # What is left can hold another top face only if some pip there is as round as
-        # this face's (the rest are its side faces' pips).
-        if not any(pips.roundness[k] >= face.flat - 0.15 for k in rest):
-            break
+    active = list(range(len(groups)))
+    while active:
+        found = _read_groups(gray, pips, [rests[i] for i in active], side, seen)
+        still = []
+        for i, face in zip(active, found):
+            if face is None:
+                continue
+            faces[i].append(face)
+            # Every pip on the face goes with it (it fits no other face); a lone pip's face
+            # has none but it (its grid is checked empty).
+            rest = rests[i]
+            inverse = np.linalg.inv(face.grid[:, :2])
+            at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
+            on = (np.abs(at) <= 1.6).all(1) & (len(face.pips) > 1)
+            rests[i] = [k for k, o in zip(rest, on) if not o and k not in face.pips]
+            # What is left can hold another top face only if some pip there is as round
+            # as this face's (the rest are its side faces' pips).
+            if any(pips.roundness[k] >= face.flat - 0.15 for k in rests[i]):
+                still.append(i)
+        active = still
     return faces
 
 
@@ -686,8 +714,8 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         read, rest = _read_clean(gray, pips, groups, side)
         for face in read:
             faces.setdefault(face.blob, []).append(face)
-        for g in rest:
-            faces.setdefault(int(pips.blob[g[0]]), []).extend(_read_cluster(gray, pips, g, side))
+        for g, found in zip(rest, _read_clusters(gray, pips, rest, side)):
+            faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
     out = []
     for blob, found in faces.items():
         # One face read twice (its pips, and the plain face between them as light marks):
