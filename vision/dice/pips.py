@@ -574,13 +574,13 @@ def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: 
 
 def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
                 side: float) -> tuple[list[_Face], list[list[int]]]:
-    """The groups that are one face as they are (at most six pips, all round and alike),
-    read all at once: the faces read surely, and the groups left to read one by one."""
+    """The groups that may be one face as they are (at most six pips, all round; alike, as
+    pips are joined only to pips like them), read all at once: the faces read surely, and
+    the groups left to read more carefully."""
     by_size: dict[int, list[list[int]]] = {}
     rest = []
     for g in groups:
-        if (len(g) <= 6 and len(_top_like(pips, g)) == len(g)
-                and (len(g) == 1 or _alike(pips, g, g).all())):
+        if len(g) <= 6 and len(_top_like(pips, g)) == len(g):
             by_size.setdefault(len(g), []).append(g)
         else:
             rest.append(g)
