@@ -600,41 +600,41 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
     return faces, rest
 
 
-def _side_of(face: _Face, top: _Face) -> bool | None:
-    """Whether ``face`` is a side face of the die whose top face is ``top``: beside it, in
-    the direction the top face is squashed (towards the camera), and more foreshortened;
-    ``None`` when they are alike (seen at about 45°, or two dice one behind the other)."""
-    d = np.array(face.read.centre) - np.array(top.read.centre)
+def _side_face(a: _Face, b: _Face, count: int) -> _Face | None:
+    """Of two faces read close together in a blob of about ``count`` dice, the one that is
+    a side face of the other's die, or None if they are the top faces of two dice.
+
+    A camera looks at a table from its near side, the far side up in the picture: a die's
+    top face shows above its front face, both squashed along the picture's height, one
+    more than the other (the top face less below 45°, more beyond). Its left and right
+    faces show beside the top face, squashed across, seen almost edge on. Two dice one
+    behind the other look alike, one above the other: told from one die by the blob's size.
+    """
+    d = np.array(b.read.centre) - np.array(a.read.centre)
     dist = float(np.hypot(*d))
-    if dist > 1.3 * max(face.read.side, top.read.side):
-        return False
-    if top.flat >= 0.9:
-        # Seen from straight above, side faces show as slivers at most.
-        return face.flat < 0.6
-    if abs(float(d @ top.axis)) < 0.6 * dist:
-        return False  # beside it, but not towards the camera: another die
-    if face.flat < top.flat - 0.08 or face.topness < 0.75 * top.topness:
-        return True
-    return None
+    if dist > 1.3 * max(a.read.side, b.read.side):
+        return None
+    flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
+    if rounder.flat >= 0.88 and flatter.flat >= 0.6:
+        return None  # seen from above: no side face shows but as a sliver
+    if abs(float(d[1])) >= 0.6 * dist:
+        lower = b if d[1] > 0 else a
+        return lower if rounder.flat - flatter.flat > 0.1 or count == 1 else None
+    return flatter if rounder.flat - flatter.flat > 0.15 else None
 
 
 def _drop_side_faces(faces: list[_Face], count: int) -> list[_Face]:
     """The top faces among the faces read in a blob of about ``count`` dice."""
-    kept: list[_Face] = []
-    doubtful: list[tuple[_Face, _Face]] = []
-    for face in sorted(faces, key=lambda f: -f.topness):
-        relation = [_side_of(face, top) for top in kept]
-        if any(relation):
+    pairs = sorted(((_apart(a, b), i, j) for i, a in enumerate(faces)
+                    for j, b in enumerate(faces) if i < j), key=lambda p: p[0])
+    dropped: set[int] = set()
+    for _, i, j in pairs:
+        if i in dropped or j in dropped:
             continue
-        doubtful.extend((face, top) for top, r in zip(kept, relation) if r is None)
-        kept.append(face)
-    if count == 1:
-        # The blob is one die: of two faces alike, the top one is higher in the picture, as
-        # a camera looks at a table from its near side.
-        for a, b in doubtful:
-            if a in kept and b in kept:
-                kept.remove(a if a.read.centre[1] > b.read.centre[1] else b)
-    return kept
+        side = _side_face(faces[i], faces[j], count)
+        if side is not None:
+            dropped.add(i if side is faces[i] else j)
+    return [f for k, f in enumerate(faces) if k not in dropped]
 
 
 def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
@@ -697,20 +697,21 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     smooth = cv2.blur(gray, (3, 3))
     faces: dict[int, list[_Face]] = {}
-    # Both kinds of pips are found; on each blob, the kind with more round marks is its
+    # Both kinds of pips are found; on each blob, the kind with more round discs is its
     # dice's (the other kind is the face showing between pips, or glare).
     kinds = [find_pips(gray, view.body, view.boxes, side, dark=dark) for dark in (True, False)]
-    weight = [np.bincount(p.blob, p.contrast * (p.roundness >= 0.6), len(view.boxes) + 1)
-              for p in kinds]
+    weight = [np.bincount(p.blob, p.contrast * ((p.roundness >= 0.6) & (p.fill >= 0.8)),
+                          len(view.boxes) + 1) for p in kinds]
     for pips, mine, theirs in ((kinds[0], weight[0], weight[1]), (kinds[1], weight[1], weight[0])):
         groups = [g for g in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side))
                   if mine[pips.blob[g[0]]] >= theirs[pips.blob[g[0]]]]
-        # A group of pips much flatter than the roundest on its blob is a side face.
+        # A group of pips far flatter than the roundest on its blob is a side face seen
+        # almost edge on.
         flat = [float(_mid(pips.roundness[g])) for g in groups]
         roundest = np.zeros(len(view.boxes) + 1)
         for g, r in zip(groups, flat):
             roundest[pips.blob[g[0]]] = max(roundest[pips.blob[g[0]]], r)
-        groups = [g for g, r in zip(groups, flat) if r >= roundest[pips.blob[g[0]]] - 0.25]
+        groups = [g for g, r in zip(groups, flat) if r >= roundest[pips.blob[g[0]]] - 0.45]
         read, rest = _read_clean(gray, pips, groups, side)
         for face in read:
             faces.setdefault(face.blob, []).append(face)
