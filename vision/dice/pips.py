@@ -179,10 +179,11 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
                 body[py, px].astype(int), inside > 0, response, dark)
 
 
-def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float) -> np.ndarray:
-    """Pairs (i, j) of pips on one face: in one blob, close, alike (one size, squashed the
-    same way) and about as strong (a side face's are fainter and flatter), with no seam
-    between them.
+def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
+               use: np.ndarray | None = None) -> np.ndarray:
+    """Pairs (i, j) of pips on one face (of those in ``use``): in one blob, close, alike
+    (one size, squashed the same way) and about as strong (a side face's are fainter and
+    flatter), with no seam between them.
 
     The face is followed along the line between the two pips (outside their own rims, of
     ``rim`` pixels): the seam between touching dice dips below the face on either side,
@@ -190,6 +191,8 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float) -> np.nda
     the pips of a face are joined pip to next pip). Glare, brighter, is no seam.
     """
     d = np.linalg.norm(pips.xy[:, None] - pips.xy[None], axis=2)
+    if use is not None:
+        d[~use] = np.inf
     c = pips.contrast
     i, j = np.nonzero(np.triu((d <= reach) & (pips.blob[:, None] == pips.blob[None])
                               & (np.minimum(c[:, None], c[None]) >= 0.7 * np.maximum(c[:, None], c[None])), 1))
@@ -676,9 +679,9 @@ def _read_clusters(gray: np.ndarray, pips: Pips, groups: list[list[int]],
             at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
             on = (np.abs(at) <= 1.6).all(1) & (len(face.pips) > 1)
             rests[i] = [k for k, o in zip(rest, on) if not o and k not in face.pips]
-            # What is left can hold another top face only if some pip there is as round
-            # as this face's (the rest are its side faces' pips).
-            if any(pips.roundness[k] >= face.flat - 0.15 for k in rests[i]):
+            # What is left holds another face only if some pip there is like this face's
+            # (a side face's pips are squashed another way).
+            if rests[i] and _alike(pips, face.pips, rests[i]).any():
                 still.append(i)
         active = still
     return faces
@@ -703,8 +706,9 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
     weight = [np.bincount(p.blob, p.contrast * ((p.roundness >= 0.6) & (p.fill >= 0.8)),
                           len(view.boxes) + 1) for p in kinds]
     for pips, mine, theirs in ((kinds[0], weight[0], weight[1]), (kinds[1], weight[1], weight[0])):
-        groups = [g for g in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side))
-                  if mine[pips.blob[g[0]]] >= theirs[pips.blob[g[0]]]]
+        use = (mine >= theirs)[pips.blob]
+        groups = [g for g in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side, use))
+                  if use[g[0]]]
         # A group of pips far flatter than the roundest on its blob is a side face seen
         # almost edge on.
         flat = [float(_mid(pips.roundness[g])) for g in groups]
