@@ -29,6 +29,7 @@ pixels, so the same reader works on any camera and at any distance.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -430,7 +431,7 @@ def _unexplained(pips: Pips, grid: np.ndarray, chosen: list[int], others: list[i
     on = np.hypot(at[:, 0], at[:, 1]) <= 1.8 if len(chosen) == 1 else (np.abs(at) <= 1.6).all(1)
     if not on.any():
         return 0
-    return int((on & _alike(pips, chosen, others).any(0)).sum())
+    return int(_alike(pips, chosen, [k for k, o in zip(others, on) if o]).any(0).sum())
 
 
 def _top_like(pips: Pips, group: list[int]) -> list[int]:
@@ -466,11 +467,13 @@ def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int
     """Each proposed set of pips, least typical pips last, as itself and trimmed of one and
     of two of those."""
     out = []
+    b_all, round_all = pips.b.tolist(), pips.roundness.tolist()
     for proposal in proposals:
         members = list(proposal)
-        b = pips.b[members]
-        oddness = np.abs(np.log(b / _mid(b))) + np.maximum(0.0, 0.85 - pips.roundness[members])
-        members = [members[i] for i in np.argsort(oddness, kind="stable")]
+        if len(members) > 1:
+            typical = sorted(b_all[k] for k in members)[len(members) // 2]
+            members.sort(key=lambda k: abs(math.log(b_all[k] / typical))
+                         + max(0.0, 0.85 - round_all[k]))
         top = min(len(members), 6)
         out.append((proposal, [members[:keep] for keep in range(top, max(0, top - 3), -1)]))
     return out
