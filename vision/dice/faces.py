@@ -257,7 +257,7 @@ class TaughtFaces:
         is the top face, and a shape squashed to half is a side face whatever is near it.
         """
         threshold = self.threshold if threshold is None else threshold
-        by_blob: dict[int, list[tuple[bool, float, FaceRead]]] = {}
+        by_blob: dict[int, list[tuple[float, float, FaceRead]]] = {}
         for shape in _shapes(view):
             scores, squash = self._scores(shape)
             order = np.argsort(scores)[::-1]
@@ -270,7 +270,7 @@ class TaughtFaces:
             name = self.names[order[0]] if confidence >= threshold else "unknown"
             read = FaceRead(name, confidence, shape.centre, 1, view.side)
             by_blob.setdefault(shape.blob, []).append((squash, best, read))
-        out = []
+        out: list[tuple[int, FaceRead]] = []
         for blob, reads in by_blob.items():
             # Of shapes close together, the least squashed is the top face; another shape
             # nearly a die away is the top face of a die behind it (seen at a slant) only

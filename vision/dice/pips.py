@@ -401,14 +401,7 @@ class _Face:
     blob: int
     pips: list[int]  # its pips
     grid: np.ndarray  # 2×3: its pip grid (pips one apart) to image pixels
-    unexplained: int  # pips of its group it leaves out that look like its own
-    size: float  # its pips' short semi-axis: a die's top face has the largest
-    flat: float  # their roundness (short over long axis): the top face's are the roundest
-    axis: np.ndarray  # unit vector along their short axis: where the face is squashed
-
-    @property
-    def topness(self) -> float:
-        return self.size * self.flat
+    flat: float  # its pips' roundness (short over long axis, of their mean shape)
 
 
 def _alike(pips: Pips, chosen: list[int], others: list[int]) -> np.ndarray:
@@ -440,7 +433,7 @@ def _top_like(pips: Pips, group: list[int]) -> list[int]:
     return [k for k in group if pips.roundness[k] >= 0.45]
 
 
-_Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int], int]
+_Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
 
 
 def _patterns(pips: Pips, sets: list[list[int]], side: float,
@@ -483,7 +476,7 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
                seen: dict[frozenset[int], tuple[_Fit, float] | None],
                failed: set[tuple[int, ...]] | None = None) -> _Best | None:
     """The best face among the trials (already fitted, in ``seen``): each proposal's first
-    sure one, or its best: (key, score, value, fit, pips, unexplained). The proposals that
+    sure one, or its best: (key, score, value, fit, pips). The proposals that
     make no sure face go into ``failed``."""
     best: _Best | None = None
     for proposal, trial in trials:
@@ -498,7 +491,7 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
             # A sure face that explains more pips beats a part of it.
             key = (score >= 0.5, len(chosen) if score >= 0.5 else 0, score)
             if best is None or key > best[0]:
-                best = (key, score, len(chosen), fit, chosen, unexplained)
+                best = (key, score, len(chosen), fit, chosen)
             if score > 0.5:
                 sure = True
                 break
@@ -517,7 +510,8 @@ def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: fl
     pattern; when no proposal is surely a face, those that are not split in space (the pips
     of dice side by side are alike too). The face that fits best wins.
     """
-    tops, trials = [], []
+    tops: list[list[int]] = []
+    trials: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
     for group in groups:
         t = _top_like(pips, group)
         tops.append(t)
@@ -559,23 +553,21 @@ def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: fl
         grids = np.array([best[i][3].affine for i in which])  # type: ignore[index]
         plain = _plains(gray, pips, grids, _mids(pips.contrast[np.array(chosen)]), value)
         for i, p in zip(which, plain):
-            _, score, _, fit, c, unexplained = best[i]  # type: ignore[misc]
+            _, score, _, fit, c = best[i]  # type: ignore[misc]
             score *= float(p)
             if p >= 0.3 and score >= 0.1:  # (else nothing like a die's face: clutter)
-                out[i] = _face(pips, c, fit.affine, score, len(groups[i]), unexplained)
+                out[i] = _face(pips, c, fit.affine, score, len(groups[i]))
     return out
 
 
-def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: int,
-          unexplained: int) -> _Face:
+def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: int) -> _Face:
     """A face read from ``chosen`` pips on ``grid``."""
     centre = grid[:, 2]
     side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
-    vals, vecs = np.linalg.eigh(pips.cov[chosen].mean(0))
+    low, high = _eig2(pips.cov[chosen].mean(0))
     read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
-    return _Face(read, int(pips.blob[chosen[0]]), chosen, grid, unexplained,
-                 float(_mid(pips.b[chosen])),
-                 float(np.sqrt(max(vals[0], 1e-9) / max(vals[1], 1e-9))), vecs[:, 0])
+    return _Face(read, int(pips.blob[chosen[0]]), chosen, grid,
+                 float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))))
 
 
 def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
@@ -600,7 +592,7 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
         score = quality * _grid_checks(pips, affine, n, contrast) * plain
         for g, sure, grid, p in zip(same, score, affine, plain):
             if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
-                faces.append(_face(pips, g, grid, float(sure), n, 0))
+                faces.append(_face(pips, g, grid, float(sure), n))
             elif n > 1:
                 rest.append(g)  # (a lone pip read doubtfully has nothing more to try)
     return faces, rest
@@ -716,9 +708,10 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         # almost edge on.
         flat = [float(_mid(pips.roundness[g])) for g in groups]
         roundest = np.zeros(len(view.boxes) + 1)
-        for g, r in zip(groups, flat):
-            roundest[pips.blob[g[0]]] = max(roundest[pips.blob[g[0]]], r)
-        groups = [g for g, r in zip(groups, flat) if r >= roundest[pips.blob[g[0]]] - 0.45]
+        for g, roundness in zip(groups, flat):
+            roundest[pips.blob[g[0]]] = max(roundest[pips.blob[g[0]]], roundness)
+        groups = [g for g, roundness in zip(groups, flat)
+                  if roundness >= roundest[pips.blob[g[0]]] - 0.45]
         read, rest = _read_clean(gray, pips, groups, side)
         for face in read:
             faces.setdefault(face.blob, []).append(face)
@@ -734,7 +727,7 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
             if all(_apart(face, k) > 0.4 for k in unique):
                 unique.append(face)
         for face in _drop_side_faces(unique, view.counts[blob - 1]):
-            r = face.read
-            name = r.face if r.confidence >= threshold else "unknown"
-            out.append((blob, FaceRead(name, r.confidence, r.centre, r.marks, r.side)))
+            read = face.read
+            name = read.face if read.confidence >= threshold else "unknown"
+            out.append((blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
     return out
