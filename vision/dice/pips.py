@@ -195,7 +195,10 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
     if use is not None:
         d[~use] = np.inf
     c = pips.contrast
-    i, j = np.nonzero(np.triu((d <= reach) & (pips.blob[:, None] == pips.blob[None])
+    # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
+    # die's size is only roughly known, its pips' is measured).
+    reach_ij = np.maximum(reach, 5.0 * (pips.a[:, None] + pips.a[None]))
+    i, j = np.nonzero(np.triu((d <= reach_ij) & (pips.blob[:, None] == pips.blob[None])
                               & (np.minimum(c[:, None], c[None]) >= 0.7 * np.maximum(c[:, None], c[None])), 1))
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pairs(pips.cov[i], pips.cov[j])
@@ -203,7 +206,7 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
     if i.size == 0:
         return np.zeros((0, 2), int)
     contrast = np.minimum(c[i], c[j])
-    t = np.linspace(0.0, 1.0, max(8, int(reach) + 1))
+    t = np.linspace(0.0, 1.0, max(8, int(d[i, j].max()) + 1))
     dist = d[i, j][:, None]
     pts = pips.xy[i, None] + (pips.xy[j] - pips.xy[i])[:, None] * t[None, :, None]
     px = np.clip(np.round(pts[..., 0]).astype(int), 0, gray.shape[1] - 1)
