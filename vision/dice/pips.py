@@ -616,11 +616,11 @@ def _side_face(a: _Face, b: _Face, count: int) -> _Face | None:
     if dist > 1.3 * max(a.read.side, b.read.side):
         return None
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
-    if rounder.flat >= 0.88 and flatter.flat >= 0.6:
-        return None  # seen from above: no side face shows but as a sliver
+    squashed = rounder.flat - flatter.flat > 0.1
     if abs(float(d[1])) >= 0.6 * dist:
         lower = b if d[1] > 0 else a
-        return lower if rounder.flat - flatter.flat > 0.1 or count == 1 else None
+        # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
+        return lower if squashed or (count == 1 and rounder.flat < 0.88) else None
     return flatter if rounder.flat - flatter.flat > 0.15 else None
 
 
