@@ -23,17 +23,17 @@ from vision.evaluate import Score
 def test_webcam_photos() -> None:
     result, _ = score(DiceReader(), webcam_set(WEBCAM / "Valid"))
     assert result.truths == 255
-    assert result.recall >= 0.99
+    assert result.recall >= 0.98
     assert result.precision >= 0.97
     assert result.accuracy >= 0.98
 
 
-@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.97), ((640, 480), 0.94)])
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.97), ((640, 480), 0.93)])
 def test_rendered_pip_dice(size: tuple[int, int], floor: float) -> None:
     result, _ = score(DiceReader(), rendered_set(range(500, 516), width=size[0], height=size[1]))
     assert result.truths > 100
-    assert result.precision >= 0.93
-    assert result.recall >= 0.98
+    assert result.precision >= 0.96
+    assert result.recall >= 0.97
     assert result.accuracy >= floor
 
 
@@ -47,7 +47,7 @@ def test_every_die_colour_reads() -> None:
         assert result.accuracy >= 0.9, style.name
         total = total.add(result)
     assert total.accuracy >= 0.98
-    assert total.precision >= 0.99
+    assert total.precision >= 0.98
 
 
 @pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.96), ((640, 480), 0.9)])
