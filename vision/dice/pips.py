@@ -30,7 +30,7 @@ pixels, so the same reader works on any camera and at any distance.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -71,13 +71,13 @@ class Pips:
     inside: np.ndarray  # bool image: pixels of the pips (with their blurred rims)
     response: np.ndarray  # the black-hat/top-hat image they were found in
     dark: bool
+    roundness: np.ndarray = field(init=False)  # b over a: 1 for a disc seen square on
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roundness", self.b / np.maximum(self.a, 1e-6))
 
     def __len__(self) -> int:
         return len(self.a)
-
-    @property
-    def roundness(self) -> np.ndarray:
-        return self.b / np.maximum(self.a, 1e-6)
 
 
 def _mid(values: np.ndarray) -> float:
