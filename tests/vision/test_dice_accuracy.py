@@ -23,8 +23,8 @@ from vision.evaluate import Score
 def test_webcam_photos() -> None:
     result, _ = score(DiceReader(), webcam_set(WEBCAM / "Valid"))
     assert result.truths == 255
-    assert result.recall >= 0.98
-    assert result.precision >= 0.97
+    assert result.recall >= 0.99
+    assert result.precision >= 0.98
     assert result.accuracy >= 0.98
 
 
@@ -33,7 +33,7 @@ def test_rendered_pip_dice(size: tuple[int, int], floor: float) -> None:
     result, _ = score(DiceReader(), rendered_set(range(500, 516), width=size[0], height=size[1]))
     assert result.truths > 100
     assert result.precision >= 0.96
-    assert result.recall >= 0.97
+    assert result.recall >= 0.96
     assert result.accuracy >= floor
 
 
@@ -46,7 +46,7 @@ def test_every_die_colour_reads() -> None:
                                                touching=0.0, width=960, height=540))
         assert result.accuracy >= 0.9, style.name
         total = total.add(result)
-    assert total.accuracy >= 0.98
+    assert total.accuracy >= 0.97
     assert total.precision >= 0.98
 
 

@@ -67,6 +67,7 @@ class Pips:
     cov: np.ndarray  # n×2×2
     contrast: np.ndarray
     fill: np.ndarray  # area over the area of its ellipse: 0.9 or so for a disc
+    outline: np.ndarray  # farthest pixel over the long semi-axis: 1 or so for a disc
     blob: np.ndarray
     inside: np.ndarray  # bool image: pixels of the pips (with their blurred rims)
     response: np.ndarray  # the black-hat/top-hat image they were found in
@@ -161,6 +162,11 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
     a = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 1e-6))
     b = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 1e-6))
     fill = area / (np.pi * a * b)
+    # How far its farthest pixel is, over its long semi-axis: 1 for a disc (or an ellipse),
+    # 1.2 for a square, more for a letter.
+    far = np.zeros(n)
+    np.maximum.at(far, lab, np.hypot(dx, dy) + 0.5)
+    outline = far / np.maximum(a, 1e-6)
     keep = ((area >= max(3.0, 0.004 * side * side)) & (area <= 0.1 * side * side)
             & (fill >= 0.55) & (a <= 0.25 * side))
     keep[0] = False
@@ -177,6 +183,7 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
     py = np.clip(np.round(cy[ids]).astype(int), 0, gray.shape[0] - 1)
     cov = np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
     return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], cov, peak[ids], fill[ids],
+                outline[ids],
                 body[py, px].astype(int), inside > 0, response, dark)
 
 
@@ -303,7 +310,7 @@ def _fits(points: np.ndarray, side: float, radius: np.ndarray,
     rows = np.arange(m)
     centre = points.mean(1)
     if n == 1:
-        g = np.minimum(0.26 * side, 2.5 * radius)
+        g = np.minimum(0.26 * side, 2.2 * radius)
         return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
         dist = np.linalg.norm(points[:, :, None] - points[:, None], axis=3)
@@ -349,7 +356,8 @@ def _discs(pips: Pips, idx: np.ndarray) -> np.ndarray:
     """How much sets of marks (m×n) look like pips, 0-1: discs (seen at a slant, ellipses),
     not letters or symbols; a lone pip must be round too, as a tilted face's never gets
     far from round before its side faces show larger."""
-    disc = np.clip((_mids(pips.fill[idx]) - 0.65) / 0.15, 0, 1)
+    disc = (np.clip((_mids(pips.fill[idx]) - 0.65) / 0.15, 0, 1)
+            * np.clip((1.3 - _mids(pips.outline[idx])) / 0.12, 0, 1))
     if idx.shape[1] == 1:
         disc = disc * np.clip((pips.roundness[idx[:, 0]] - 0.5) / 0.2, 0, 1)
     return disc
@@ -373,7 +381,7 @@ def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarra
 # Where the face is sampled, in grid steps: a square over the pip grid and a little
 # beyond; for a lone pip, whose face's turn is unknown, rings around it.
 _LATTICE = np.array([(x, y) for y in np.linspace(-1.6, 1.6, 9) for x in np.linspace(-1.6, 1.6, 9)])
-_RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.6, 0.9, 1.2)
+_RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.7, 1.1, 1.6)
                    for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
 
 
