@@ -497,6 +497,8 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
             if pattern is None:
                 continue
             fit, quality = pattern
+            if best is not None and best[0][0] and (quality < 0.5 or len(chosen) < best[2]):
+                continue  # (it cannot beat a sure face with as many pips)
             unexplained = _unexplained(pips, fit.affine, chosen, [k for k in tops if k not in chosen])
             score = quality * 0.6 ** unexplained
             # A sure face that explains more pips beats a part of it.
