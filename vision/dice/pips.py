@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -80,6 +81,12 @@ class Pips:
     def __len__(self) -> int:
         return len(self.a)
 
+    @cached_property
+    def alike(self) -> np.ndarray:
+        """Which pips have one another's size and shape (n×n bool), worked out once: the
+        faces of a cluster of dice are read by asking it again and again."""
+        return _alike_pairs(self.cov[:, None], self.cov[None])
+
 
 def _mid(values: np.ndarray) -> float:
     """The median of a few values (NumPy's costs more than the values are worth)."""
@@ -115,10 +122,14 @@ def _inv_sqrt2(m: np.ndarray) -> np.ndarray:
 
 def _alike_pairs(cov_a: np.ndarray, cov_b: np.ndarray) -> np.ndarray:
     """Whether ellipses (second moments, …×2×2) are alike in pairs: the same size and
-    squash within about a quarter either way."""
-    inv = _inv_sqrt2(cov_a)
-    rel = _eig2(inv @ cov_b @ inv)
-    return (np.abs(np.log(np.maximum(rel, 1e-9))) < 0.45).all(-1)
+    squash within about a quarter either way: the eigenvalues λ of B relative to A, the
+    roots of det(B - λA) = 0, all between e^-0.45 and e^0.45."""
+    a11, a12, a22 = cov_a[..., 0, 0], cov_a[..., 0, 1], cov_a[..., 1, 1]
+    b11, b12, b22 = cov_b[..., 0, 0], cov_b[..., 0, 1], cov_b[..., 1, 1]
+    det_a = np.maximum(a11 * a22 - a12 * a12, 1e-12)
+    half = (a11 * b22 + a22 * b11 - 2 * a12 * b12) / (2 * det_a)
+    root = np.sqrt(np.maximum(half * half - (b11 * b22 - b12 * b12) / det_a, 0))
+    return (half - root > np.exp(-0.45)) & (half + root < np.exp(0.45))
 
 
 def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, int, int]],
@@ -418,7 +429,7 @@ class _Face:
 def _alike(pips: Pips, chosen: list[int], others: list[int]) -> np.ndarray:
     """Which of ``others`` have the size and shape of each ``chosen`` pip: a bool matrix,
     chosen × others."""
-    return _alike_pairs(pips.cov[chosen][:, None], pips.cov[others][None])
+    return pips.alike[np.ix_(chosen, others)]
 
 
 def _unexplained(pips: Pips, grid: np.ndarray, chosen: list[int], others: list[int]) -> int:
