@@ -277,7 +277,28 @@ def _whiten(x: np.ndarray) -> np.ndarray:
 
 _CANON = {v: pip_layout(v) for v in range(1, 7)}
 _CANON_W = {v: _whiten(_CANON[v] - _CANON[v].mean(0)) for v in range(4, 7)}
-_CANON_ANGLE = {v: np.arctan2(_CANON_W[v][:, 1], _CANON_W[v][:, 0]) for v in range(4, 7)}
+
+
+def _turn_places(w: np.ndarray) -> np.ndarray:
+    """The places of a whitened pattern that a fit must try to lay each point on: a
+    pattern that a quarter or half turn maps onto itself (four, five, six) gives the same
+    turns from places that the turn swaps, so one of them is enough."""
+    def turned(t: float) -> np.ndarray:
+        c, s = np.cos(t), np.sin(t)
+        return w @ np.array([[c, s], [-s, c]])
+
+    symmetric = [t for t in (np.pi / 2, np.pi, 1.5 * np.pi)
+                 if np.abs(turned(t)[:, None] - w[None]).sum(2).min(1).max() < 1e-6]
+    keep: list[int] = []
+    for j in range(len(w)):
+        if not any(np.abs(turned(t)[k] - w[j]).sum() < 1e-6 for k in keep for t in symmetric):
+            keep.append(j)
+    return np.array(keep)
+
+
+_TURN_PLACES = {v: _turn_places(_CANON_W[v]) for v in range(4, 7)}
+_CANON_ANGLE = {v: np.arctan2(_CANON_W[v][_TURN_PLACES[v], 1], _CANON_W[v][_TURN_PLACES[v], 0])
+                for v in range(4, 7)}
 # Which of the nine grid places each pattern has a pip in.
 _OCCUPIED = {v: np.isin(np.arange(9), [int(y + 1) * 3 + int(x + 1) for x, y in _CANON[v]])
              for v in range(1, 7)}
@@ -340,7 +361,8 @@ def _fits(points: np.ndarray, side: float, radius: np.ndarray,
         v = (squash @ np.stack([-w[:, 1], w[:, 0]], 1)[:, :, None])[:, :, 0]
         return quality, np.stack([(u + v) / 2, (u - v) / 2, centre], 2)
     # Four to six pips: whitened (an affine map makes any parallelogram a square), the
-    # pattern is matched under every turn that lays a pip on a pattern place.
+    # pattern is matched under every turn that lays a pip on a pattern place (on one of
+    # the places that a turn of the pattern onto itself swaps).
     canon, cw = _CANON[n], _CANON_W[n]
     x = points - centre[:, None]
     pw = x @ _inv_sqrt2(x.transpose(0, 2, 1) @ x / (n - 1) + 1e-9 * np.eye(2))
