@@ -683,7 +683,7 @@ def _drop_side_faces(faces: list[_Face], count: int) -> list[_Face]:
 
 def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
     """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps."""
-    d = np.linalg.norm(points[:, None] - points[None], axis=2)
+    d = np.sqrt(((points[:, None] - points[None]) ** 2).sum(2))
     chosen = [int(np.argmax(d.sum(1)))]
     for _ in range(k - 1):
         chosen.append(int(np.argmax(d[chosen].min(0))))
@@ -692,7 +692,10 @@ def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
         count = np.maximum(np.bincount(labels, minlength=k), 1)
         centres = np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
         centres /= count[:, None]
-        labels = np.argmin(((points[:, None] - centres[None]) ** 2).sum(2), 1)
+        moved = np.argmin(((points[:, None] - centres[None]) ** 2).sum(2), 1)
+        if (moved == labels).all():
+            break
+        labels = moved
     return labels
 
 
