@@ -92,8 +92,10 @@ def background(kind: Surface, width: int, height: int, rng: np.random.Generator)
         tex = 12 * _smooth_noise(rng, shape, 3) + 8 * _smooth_noise(rng, shape, 40)
         img = base + tex[..., None]
     elif kind == "wood":
-        base = np.array([rng.uniform(120, 190), rng.uniform(160, 200), rng.uniform(190, 235)],
-                        np.float32)
+        # Red above green above blue, as in every wood (pale birch to orange pine).
+        red = rng.uniform(175, 235)
+        green = red * rng.uniform(0.78, 0.92)
+        base = np.array([green * rng.uniform(0.6, 0.88), green, red], np.float32)
         if rng.random() < 0.4:  # dark stained wood
             base *= 0.45
         angle = rng.uniform(-0.3, 0.3)
@@ -130,13 +132,17 @@ def cast_shadows(image: Image, polygons: list[np.ndarray], rng: np.random.Genera
 
 
 def camera_effects(image: Image, rng: np.random.Generator, *, blur: float = 0.0,
-                   noise: float = 3.0, vignette: float = 0.15, jpeg: int = 90) -> Image:
-    """Uneven light, lens blur, sensor noise and JPEG compression, in that order."""
+                   noise: float = 3.0, vignette: float = 0.15, jpeg: int = 90,
+                   exposure: float = 1.0, tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+                   ) -> Image:
+    """Exposure and white balance (a gain per channel, BGR), uneven light, lens blur, sensor
+    noise and JPEG compression, in that order."""
     h, w = image.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     gx, gy = rng.uniform(-1, 1, 2)
     gradient = 1 + vignette * ((xx / w - 0.5) * gx + (yy / h - 0.5) * gy)
-    out = image.astype(np.float32) * gradient[..., None]
+    gain = exposure * np.array(tint, np.float32)
+    out = image.astype(np.float32) * gradient[..., None] * gain
     if blur > 0:
         out = cv2.GaussianBlur(out, (0, 0), blur)
     out += rng.normal(0, noise, out.shape).astype(np.float32)

@@ -26,7 +26,8 @@ import numpy as np
 
 from companion.core.errors import CompanionError
 
-__all__ = ["ARUCO_DICTIONARY", "CalibrationError", "Tray", "calibrate", "foreground", "marker_sheet"]
+__all__ = ["ARUCO_DICTIONARY", "CalibrationError", "Tray", "calibrate", "foreground", "grow",
+           "marker_sheet"]
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 _CORNER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
@@ -127,15 +128,52 @@ def _estimate_background(lab: np.ndarray) -> np.ndarray:
     return cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+_LAB_OFFSET = np.array([16.0, -128.0, -128.0], np.float32)
+_LAB_SCALE = np.array([1 / 2.55, 1.0, 1.0], np.float32)
+_SHADE = 0.7  # the cube root of the darkest shadow's share of light (0.7³ ≈ a third)
+
+
+def _colour_difference(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """How far each pixel's colour is from the tray's, shadows forgiven (OpenCV's 8-bit Lab).
+
+    Dimming a colour's light by ``k`` scales its (L* + 16, a*, b*) by the cube root of
+    ``k``: a shadow lies on the ray from that point towards black. What counts is the
+    distance from that ray, plus any darkening beyond the darkest shadow.
+    """
+    # Channel by channel: (L* + 16, a*, b*) of the pixel (p) and of the tray (q).
+    p = [c.astype(np.float32) * k + o for c, k, o in zip(cv2.split(lab), _LAB_SCALE, _LAB_OFFSET)]
+    q = [c.astype(np.float32) * k + o for c, k, o in zip(cv2.split(bg), _LAB_SCALE, _LAB_OFFSET)]
+    qq = np.maximum(q[0] * q[0] + q[1] * q[1] + q[2] * q[2], 1e-6)
+    t = (p[0] * q[0] + p[1] * q[1] + p[2] * q[2]) / qq
+    shade = np.clip(t, 0.0, 1.0)
+    r = [pc - shade * qc for pc, qc in zip(p, q)]
+    beyond = np.maximum(0.0, _SHADE - t)
+    return cv2.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + beyond * beyond * qq)
+
+
+def grow(mask: np.ndarray, diff: np.ndarray, level: float, reach: int) -> np.ndarray:
+    """The mask grown into fainter pixels (above ``0.6 * level``) up to ``reach`` pixels
+    away: a die close to the tray in colour stands out only in part (its pips, an edge),
+    and the faint pixels around those belong to it too."""
+    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
+    return cv2.bitwise_and(near, (diff > 0.6 * level).astype(np.uint8) * 255)
+
+
 def foreground(frame: np.ndarray, tray: Tray | None = None, *, min_contrast: float = 10.0
                ) -> tuple[np.ndarray, np.ndarray, float]:
     """Pixels that are not tray surface, the per-pixel colour difference behind that, and the
     difference above which a pixel counts as foreground in this frame.
 
-    The difference is a colour distance in Lab, except that darkening by less than about
-    half counts for nothing: shadows stay background while dark dice on a light tray still
-    stand out.
+    The difference is a colour distance in Lab, except for a shadow: a shadow darkens the
+    tray, down to about a third of its light, and keeps its colour, so it counts for
+    nothing, while a dark die (darker still, or of another hue than the shaded tray)
+    stands out.
     """
+    size = (frame.shape[1], frame.shape[0])
+    if max(size) > 400:
+        # Colours are compared at half size: a die is a patch of colour, not a detail.
+        frame = cv2.resize(frame, ((size[0] + 1) // 2, (size[1] + 1) // 2),
+                           interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
     if tray is not None and tray.empty is not None:
         empty = tray.empty
@@ -148,12 +186,9 @@ def foreground(frame: np.ndarray, tray: Tray | None = None, *, min_contrast: flo
         bg[..., 0] *= gain
     else:
         bg = _estimate_background(lab).astype(np.float32)
-    d = lab.astype(np.float32) - bg
-    # Lightness in Lab units. A shadow darkens the tray by up to about half and keeps its
-    # hue; only darkening beyond that counts, so shadows stay tray and dark dice do not.
-    dl = d[..., 0] / 2.55
-    dl = np.where(dl < 0, np.minimum(0.0, dl + 0.45 * bg[..., 0] / 2.55), dl)
-    diff = cv2.sqrt(dl * dl + d[..., 1] ** 2 + d[..., 2] ** 2)
+    diff = _colour_difference(lab, bg)
+    if diff.shape[::-1] != size:
+        diff = cv2.resize(diff, size, interpolation=cv2.INTER_LINEAR)
     t, _ = cv2.threshold(np.clip(diff, 0, 255).astype(np.uint8), 0, 255,
                          cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     level = float(np.clip(0.8 * t, min_contrast, 3 * min_contrast))

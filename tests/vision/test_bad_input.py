@@ -22,7 +22,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict]
 
 
 def test_cli_reads_a_photo_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    scene = render_scene(13, count=5, width=640, height=480, blur=0.0, glare=0.0)
+    scene = render_scene(13, count=5, width=640, height=480, blur=0.0, glare=0.0, touching=0.0)
     path = tmp_path / "roll.jpg"
     cv2.imwrite(str(path), scene.image)
     status, (result,), _ = run(capsys, "dice", str(path), "--json")

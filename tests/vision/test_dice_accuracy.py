@@ -1,55 +1,75 @@
 """Accuracy per die, on real webcam photos and on rendered sets it was not tuned on.
 
 The floors are the figures measured when they were set, rounded down a little: they guard
-against regressions. The goal (99 % read right on every set) is tracked by the benchmark.
+against regressions. The goal is 99 % read right on every set; where a floor is below it,
+docs/vision.md says why (its open gaps). The benchmark measures larger sets.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import pytest
 
 from benchmarks.vision_dice import WEBCAM, rendered_set, score, webcam_set
 from tests.vision.conftest import RUNE_STYLE
 from vision.dice.faces import TaughtFaces
 from vision.dice.reader import DiceReader
+from vision.dice.render import DIE_STYLES, render_scene
+from vision.evaluate import Score
 
 
 def test_webcam_photos() -> None:
     result, _ = score(DiceReader(), webcam_set(WEBCAM / "Valid"))
     assert result.truths == 255
-    assert result.recall >= 0.95
-    assert result.precision >= 0.95
-    assert result.accuracy >= 0.90
+    assert result.recall >= 0.99
+    assert result.precision >= 0.98
+    assert result.accuracy >= 0.98
 
 
-@pytest.mark.parametrize("size", [(960, 540), (640, 480)])
-def test_rendered_pip_dice(size: tuple[int, int]) -> None:
-    result, _ = score(DiceReader(), rendered_set(range(500, 510), width=size[0], height=size[1]))
-    assert result.truths > 40
-    assert result.precision >= 0.97
-    assert result.recall >= 0.75
-    assert result.accuracy >= 0.70
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.97), ((640, 480), 0.93)])
+def test_rendered_pip_dice(size: tuple[int, int], floor: float) -> None:
+    result, _ = score(DiceReader(), rendered_set(range(500, 516), width=size[0], height=size[1]))
+    assert result.truths > 100
+    assert result.precision >= 0.96
+    assert result.recall >= 0.96
+    assert result.accuracy >= floor
 
 
-def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces) -> None:
+def test_every_die_colour_reads() -> None:
+    """White, ivory, red, black, blue, green, yellow, red pips on white, purple: on trays
+    they stand out from, lone dice, tilted up to 30° (side faces showing)."""
+    reader, total = DiceReader(), Score()
+    for style in DIE_STYLES:
+        result, _ = score(reader, rendered_set(range(720, 724), count=6, style=style,
+                                               touching=0.0, width=960, height=540))
+        assert result.accuracy >= 0.9, style.name
+        total = total.add(result)
+    assert total.accuracy >= 0.97
+    assert total.precision >= 0.98
+
+
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.96), ((640, 480), 0.9)])
+def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces, size: tuple[int, int],
+                                              floor: float) -> None:
     result, _ = score(DiceReader(rune_faces),
-                      rendered_set(range(600, 610), kind="runes", style=RUNE_STYLE, width=960,
-                                   height=540))
-    assert result.truths > 40
+                      rendered_set(range(600, 616), kind="runes", style=RUNE_STYLE, width=size[0],
+                                   height=size[1]))
+    assert result.truths > 100
     assert result.precision >= 0.97
-    assert result.recall >= 0.85
-    assert result.accuracy >= 0.75
+    assert result.accuracy >= floor
     # Doubtful dice are reported unknown, not guessed: nearly every matched die read is right.
-    assert result.correct >= result.matched - result.unknown - 1
+    assert result.correct >= result.matched - result.unknown - 2
+
+
+def test_pip_dice_read_wrong_are_rare() -> None:
+    """A die read as a face is nearly always that face: doubt is reported as unknown."""
+    result, _ = score(DiceReader(), rendered_set(range(800, 812), width=960, height=540))
+    assert result.correct >= result.matched - result.unknown - 2
 
 
 def test_rotation_does_not_change_the_reading(rune_faces: TaughtFaces) -> None:
-    import cv2
-
-    from vision.dice.render import render_scene
-
     scene = render_scene(42, count=6, kind="runes", style=RUNE_STYLE, width=800, height=800,
                          tilt=0.0, touching=0.0)
     reader = DiceReader(rune_faces)
@@ -57,12 +77,22 @@ def test_rotation_does_not_change_the_reading(rune_faces: TaughtFaces) -> None:
     assert sorted(d.face for d in reader.read(scene.image).dice) == truth
     for turn in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE):
         faces = [d.face for d in reader.read(cv2.rotate(scene.image, turn)).dice]
-        assert len(faces) == len(truth)
-        # Turned, a die reads the same, or at worst unknown: never another face.
-        known = sorted(f for f in faces if f != "unknown")
-        assert all(known.count(f) <= truth.count(f) for f in set(known))
-        assert faces.count("unknown") <= 1
+        assert sorted(faces) == truth
+
+
+def test_pip_dice_read_the_same_turned_and_scaled() -> None:
+    """Nothing is measured in pixels: the same dice read the same at any size and turn."""
+    scene = render_scene(43, count=8, width=960, height=720, tilt=10.0, touching=0.0)
+    truth = sorted(d.face for d in scene.dice)
+    reader = DiceReader()
+    for image in (scene.image, cv2.rotate(scene.image, cv2.ROTATE_90_CLOCKWISE),
+                  cv2.resize(scene.image, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC),
+                  cv2.resize(scene.image, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)):
+        assert sorted(d.face for d in reader.read(image).dice) == truth
 
 
 def test_webcam_copy_is_complete() -> None:
     assert len(list(Path(WEBCAM).glob("*/*.jpg"))) == 396
+    labels = sum(len(p.read_text().split("\n")) - p.read_text().endswith("\n")
+                 for p in Path(WEBCAM).glob("*/*_*.txt"))
+    assert labels == 1206

@@ -5,130 +5,213 @@
       snake/    …
       tree/     …
 
-Each photo may show several dice, all showing that face; a small square image (at most
-``CROP_MAX`` pixels a side, as :func:`teach` writes) is taken as one face already cut out.
+Each photo may show several dice, all showing that face, from above and in any turn; a
+small image (at most ``CROP_MAX`` pixels) in which no die stands out from a tray is taken
+as one face already cut out. :func:`teach` cuts dice out of photos into such a folder.
 
-A face is compared as *ink*: each pixel's colour distance from the die's body colour, so
-the same symbol reads the same on a red die and on a white one. The die is turned to
-line up with its edges (from the outline of its body), which leaves four ways it can lie;
-every taught face is kept in all four turns, slightly blurred so that a few degrees of
-error in the outline do not matter. Reading slides each template over a window one and a
-half dice wide (so the top face is found even when side faces show) and takes the best
-normalised correlation. The confidence grows with that score and with the margin over the
-best other face; close calls are ``unknown``.
+A face is its symbol: the marks on the die found as for pips (:mod:`vision.dice.marks`,
+so the same symbol reads the same in black on a yellow die and in white on a red one),
+joined into one shape when they lie close together. A shape is cut out around its centre,
+as wide as its own spread (so neither the die's distance nor an error in its estimated
+size matters), and compared with every taught example of every face in 24 turns, by
+normalised correlation: any rotation of the die reads the same. On each die the shape
+that matches best is its top face; the side faces show their symbols foreshortened, and
+match worse. The confidence grows with the best score and with its margin over the best
+other face; close calls are ``unknown``.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.core.errors import CompanionError
-from vision.dice.find import find_dice
+from vision.dice.find import View, find_blobs, find_dice
+from vision.dice.marks import mark_mask, mark_response
 from vision.dice.pips import FaceRead
 
-__all__ = ["CROP_MAX", "FaceFolderError", "TaughtFaces", "face_crops", "teach"]
+__all__ = ["CROP_MAX", "FACE_SIDE", "FaceFolderError", "TaughtFaces", "face_shapes", "teach"]
 
 log = logging.getLogger(__name__)
 
-CROP_MAX = 160
+FACE_SIDE = 56.0  # dice are read scaled down to about this many pixels a side
+CROP_MAX = 160  # an image this small with no die found in it is one face, cut out
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
-_T = 24  # template side, pixels: one die side
-_W = 36  # search window side: one and a half die sides
-_STEP = 2  # the template slides two pixels at a time (the blur covers the pixel between)
-_BLUR = 0.7
+_T = 24  # a shape's cut-out, pixels a side
+_SPAN = 2.4  # ... covering this many of the shape's spreads either side of its centre
+_TURNS = 24
+_DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 
 
 class FaceFolderError(CompanionError, ValueError):
     """A face folder that cannot teach anything: missing, empty, or no face readable."""
 
 
-def _ink(crop: np.ndarray, mask: np.ndarray | None, side: float | None = None) -> np.ndarray:
-    """The face's marks, 0 on the plain body and about 1 on a mark.
+@dataclass(frozen=True)
+class _Shape:
+    """A symbol (or what may be one) on a die: where, how large, and its cut-out."""
 
-    Marks are what a black-hat (or, for light marks on a dark die, a top-hat) transform
-    keeps: details narrower than a die that contrast with the body around them. Broad
-    shading, such as a side face in the shade, is not a mark.
-    """
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    values = gray.ravel() if mask is None else gray[mask > 0]
-    if values.size == 0:
-        return np.zeros(gray.shape, np.float32)
-    lo, mid, hi = np.percentile(values, (2, 50, 98))
-    dark = mid - lo >= hi - mid
-    k = max(5, int(0.6 * (side or min(gray.shape))) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    response = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, kernel,
-                                borderType=cv2.BORDER_REPLICATE).astype(np.float32)
-    if mask is not None:
-        response[cv2.erode(mask, np.ones((3, 3), np.uint8)) == 0] = 0
-    top = float(np.percentile(response if mask is None else response[mask > 0], 98))
-    return np.clip(response / max(top, 20.0), 0, 1)
-
-
-def _window(crop: np.ndarray, mask: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
-    """The die's ink, turned square to its edges, ``_W`` px for 1.5 sides; and the affine
-    map from window to crop pixels."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if contours:
-        (cx, cy), _, angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-    else:
-        cx, cy, angle = mask.shape[1] / 2, mask.shape[0] / 2, 0.0
-    scale = 1.5 * side / _W
-    t = np.radians(angle)
-    c, s = np.cos(t) * scale, np.sin(t) * scale
-    # window (u, v) -> crop (x, y), centred on the body, rotated by the body's angle
-    to_crop = np.array([[c, -s, cx - c * _W / 2 + s * _W / 2],
-                        [s, c, cy - s * _W / 2 - c * _W / 2]], np.float32)
-    ink = _ink(crop, mask, side)
-    small = cv2.GaussianBlur(ink, (0, 0), 0.5 * scale) if scale > 1.5 else ink
-    window = cv2.warpAffine(small, to_crop, (_W, _W), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    return cv2.GaussianBlur(window, (0, 0), _BLUR), to_crop
+    blob: int
+    centre: tuple[float, float]
+    spread: float  # root mean square distance of its ink from its centre, pixels
+    mass: float  # its ink, summed
+    patch: np.ndarray  # _T × _T, zero mean and unit norm over the disc
+    cut: np.ndarray  # 2×2: the cut-out's pixel steps in the image (see _cut)
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:
-    rows = rows - rows.mean(1, keepdims=True)
+    rows = rows * _DISC.ravel()
+    n = _DISC.sum()
+    rows = rows - (rows.sum(1, keepdims=True) / n) * _DISC.ravel()
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
 
 
-def face_crops(image: np.ndarray) -> list[np.ndarray]:
-    """The faces in a teaching image, each as a ``_T``-px ink template (upright)."""
-    h, w = image.shape[:2]
-    if h == w and h <= CROP_MAX:
-        ink = cv2.resize(_ink(image, None), (_T, _T), interpolation=cv2.INTER_AREA)
-        return [cv2.GaussianBlur(ink, (0, 0), _BLUR)]
+def _cut_steps(cov: np.ndarray) -> np.ndarray:
+    """The image steps of one cut-out pixel for ink of covariance ``cov``: its square root
+    (so the same symbol seen squashed on a tilted face, or from further away, gives the
+    same cut-out, only turned), sized so that the cut-out spans ``_SPAN`` spreads."""
+    vals, vecs = np.linalg.eigh(cov)
+    root = vecs @ np.diag(np.sqrt(np.maximum(vals, 0.05 * vals.max()))) @ vecs.T
+    return (2 * _SPAN / _T) * np.sqrt(2) * root
+
+
+def _cut(ink: np.ndarray, centre: tuple[float, float], a: np.ndarray) -> np.ndarray:
+    """The ink around ``centre`` as a ``_T``-pixel square, one pixel of it ``a`` in the
+    image."""
+    mid = (_T - 1) / 2
+    offset = np.array(centre) - a @ np.array([mid, mid])
+    m = np.hstack([a, offset[:, None]]).astype(np.float32)
+    step = float(np.sqrt(abs(np.linalg.det(a))))
+    blur = cv2.GaussianBlur(ink, (0, 0), 0.4 * step) if step > 1.5 else ink
+    return cv2.warpAffine(blur, m, (_T, _T), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def _shapes(view: View) -> list[_Shape]:
+    """The shapes on the dice of a view, each die's of the kind of marks it has."""
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY) if view.image.ndim == 3 else view.image
+    side = view.side
+    h, w = gray.shape
+    nb = len(view.boxes) + 1
+    found = {}
+    for dark in (True, False):
+        response = mark_response(gray, side, dark=dark)
+        marks = mark_mask(response, view.body, view.boxes, share=0.5)
+        found[dark] = (response, marks)
+    # Each die's marks are the colour its face has least of: dark marks on a light die.
+    # Judged well inside the die, away from the tray around it.
+    k = 2 * max(1, round(0.1 * side)) + 1
+    inner = cv2.erode(view.body, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    # Each blob's grey levels at once, as histograms: their 5th, 50th and 95th percentiles.
+    hist = np.bincount((inner.astype(np.int32) * 256 + gray).ravel(),
+                       minlength=nb * 256).reshape(nb, 256)
+    cdf = np.cumsum(hist, 1)
+    total = np.maximum(cdf[:, -1:], 1)
+    lo, mid, hi = ((cdf >= q * total).argmax(1) for q in (0.05, 0.5, 0.95))
+    dark_die = np.where(cdf[:, -1] >= 16, mid - lo >= hi - mid, True)
+    grow = max(1, round(0.04 * side))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
     out = []
-    for region in find_dice(image):
-        x, y, rw, rh = region.box
-        window, _ = _window(image[y:y + rh, x:x + rw], region.mask, region.side)
-        k = (_W - _T) // 2
-        out.append(window[k:k + _T, k:k + _T])
+    for dark, (response, marks) in found.items():
+        marks = marks * (dark_die[view.body] == dark)
+        # Strokes close together are one symbol (a hammer's head and handle).
+        n, joined = cv2.connectedComponents(cv2.dilate(marks, kernel), connectivity=8)
+        points = cv2.findNonZero(marks)
+        points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
+        xs, ys = points[:, 0], points[:, 1]
+        lab = joined[ys, xs]
+        wt = response[ys, xs].astype(float)
+        mass = np.bincount(lab, wt, n)
+        count = np.bincount(lab, minlength=n)
+        safe = np.maximum(mass, 1e-6)
+        cx = np.bincount(lab, wt * xs, n) / safe
+        cy = np.bincount(lab, wt * ys, n) / safe
+        dx, dy = xs - cx[lab], ys - cy[lab]
+        cxx = np.bincount(lab, wt * dx * dx, n) / safe
+        cyy = np.bincount(lab, wt * dy * dy, n) / safe
+        cxy = np.bincount(lab, wt * dx * dy, n) / safe
+        spread = np.sqrt(np.maximum(cxx + cyy, 0.0))
+        ok = (count >= 0.01 * side * side) & (spread >= 0.05 * side) & (spread <= 0.45 * side)
+        ok[0] = False
+        ink_image = response.astype(np.float32)
+        for k in np.nonzero(ok)[0]:
+            px = int(np.clip(round(cx[k]), 0, w - 1))
+            py = int(np.clip(round(cy[k]), 0, h - 1))
+            blob = int(view.body[py, px])
+            if blob == 0:
+                continue
+            # The shape's own ink only (faint strokes near its marks included), not its
+            # neighbours' (the die's edge, a side face).
+            r = int(np.ceil(1.5 * _SPAN * spread[k] * 2)) + 2
+            x0, y0, x1, y1 = max(0, px - r), max(0, py - r), min(w, px + r + 1), min(h, py + r + 1)
+            own = ink_image[y0:y1, x0:x1] * (joined[y0:y1, x0:x1] == k)
+            steps = _cut_steps(np.array([[cxx[k], cxy[k]], [cxy[k], cyy[k]]]))
+            patch = _normalise(_cut(own, (cx[k] - x0, cy[k] - y0), steps).reshape(1, -1))[0]
+            out.append(_Shape(blob, (float(cx[k]), float(cy[k])), float(spread[k]),
+                              float(mass[k]), patch, steps))
     return out
 
 
-class TaughtFaces:
-    """A face reader for custom dice, from templates per face name."""
+def _whole_image_view(image: np.ndarray) -> View:
+    """A view of an image that is all one die (a face already cut out)."""
+    h, w = image.shape[:2]
+    return View(image, np.ones((h, w), np.uint8), [(0, 0, w, h)], [1], float(min(h, w)), 1.0)
 
-    def __init__(self, templates: dict[str, list[np.ndarray]], *, threshold: float = 0.5) -> None:
-        empty = [name for name, ts in templates.items() if not ts]
-        if empty or not templates:
+
+def face_shapes(image: np.ndarray) -> list[_Shape]:
+    """The top face of each die in a teaching photo: on each die, its largest shape (as
+    many as the blob holds dice, apart from each other)."""
+    blobs = find_blobs(image)
+    if len(blobs):
+        view = blobs.view(image, FACE_SIDE)
+    elif max(image.shape[:2]) <= CROP_MAX:
+        view = _whole_image_view(image)  # a face already cut out, with no tray around
+    else:
+        return []
+    kept: list[_Shape] = []
+    for shape in sorted(_shapes(view), key=lambda s: -s.mass):
+        same = [k for k in kept if k.blob == shape.blob]
+        # (A side face's symbol, foreshortened, has less ink than the top face's.)
+        if len(same) < view.counts[shape.blob - 1] and all(
+                shape.mass > 0.6 * k.mass
+                and np.hypot(shape.centre[0] - k.centre[0], shape.centre[1] - k.centre[1])
+                > 0.8 * view.side for k in same):
+            kept.append(shape)
+    return kept
+
+
+class TaughtFaces:
+    """A face reader for custom dice, from example shapes per face name."""
+
+    read_side = FACE_SIDE
+
+    def __init__(self, examples: dict[str, list[_Shape]], *, threshold: float = 0.5) -> None:
+        empty = [name for name, shapes in examples.items() if not shapes]
+        if empty or not examples:
             raise FaceFolderError(f"no example of face {empty[0]!r}" if empty else "no faces given")
-        self.names = tuple(templates)
+        self.names = tuple(examples)
         self.threshold = threshold
-        rows, labels = [], []
-        for i, (name, examples) in enumerate(templates.items()):
-            for t in examples:
-                for k in range(4):
-                    rows.append(np.rot90(t, k).ravel())
+        rows, labels, back = [], [], []
+        mid = (_T - 1) / 2
+        for i, shapes in enumerate(examples.values()):
+            for shape in shapes:
+                # The example's own cut-out, turned: taught once, read in any turn.
+                inverse = np.linalg.inv(shape.cut)
+                for turn in range(_TURNS):
+                    m = cv2.getRotationMatrix2D((mid, mid), 360 * turn / _TURNS, 1.0)
+                    rows.append(cv2.warpAffine(shape.patch.reshape(_T, _T).astype(np.float32), m,
+                                               (_T, _T), flags=cv2.INTER_LINEAR).ravel())
                     labels.append(i)
+                    # A shape matching this row is the example seen through (cut @ back).
+                    back.append(m[:, :2] @ inverse)
         self._templates = _normalise(np.array(rows, np.float32))
         self._labels = np.array(labels)
+        self._back = np.array(back)
 
     @classmethod
     def load(cls, folder: str | Path, *, threshold: float = 0.5) -> TaughtFaces:
@@ -136,50 +219,85 @@ class TaughtFaces:
         folder = Path(folder)
         if not folder.is_dir():
             raise FaceFolderError(f"{folder}: no such face folder")
-        templates: dict[str, list[np.ndarray]] = {}
+        examples: dict[str, list[_Shape]] = {}
         for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
             images = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-            found: list[np.ndarray] = []
+            found: list[_Shape] = []
             for path in images:
                 image = cv2.imread(str(path), cv2.IMREAD_COLOR)
                 if image is None:
                     log.warning("%s: not an image, skipped", path)
                     continue
-                crops = face_crops(image)
-                if not crops:
+                shapes = face_shapes(image)
+                if not shapes:
                     log.warning("%s: no die found, skipped", path)
-                found.extend(crops)
+                found.extend(shapes)
             if not images:
                 raise FaceFolderError(f"{sub}: no images of face {sub.name!r}")
             if not found:
                 raise FaceFolderError(f"{sub}: no die found in any image of face {sub.name!r}")
-            templates[sub.name] = found
-        if not templates:
+            examples[sub.name] = found
+        if not examples:
             raise FaceFolderError(f"{folder}: no face subfolders (expected one per face, "
                                   "such as hammer/, snake/, tree/)")
-        return cls(templates, threshold=threshold)
+        return cls(examples, threshold=threshold)
+
+    def _scores(self, shape: _Shape) -> tuple[np.ndarray, float]:
+        """The best correlation of a shape with each face (−1 where none was taught), and
+        how squashed the shape is next to the example it matches best (1: not at all; a
+        die's top face is barely squashed, its side faces are, much)."""
+        out = np.full(len(self.names), -1.0)
+        scores = self._templates @ shape.patch
+        np.maximum.at(out, self._labels, scores)
+        sv = np.linalg.svd(shape.cut @ self._back[int(np.argmax(scores))], compute_uv=False)
+        return out, float(sv[1] / max(sv[0], 1e-9))
+
+    def read_view(self, view: View, *, threshold: float | None = None) -> list[tuple[int, FaceRead]]:
+        """Every top face on the dice of a view: (blob, face) pairs in view pixels.
+
+        A die's top face is seen least squashed (next to its example, taught from above);
+        its side faces, beside it, much more: of shapes close together the least squashed
+        is the top face, and a shape squashed to half is a side face whatever is near it.
+        """
+        threshold = self.threshold if threshold is None else threshold
+        by_blob: dict[int, list[tuple[float, float, FaceRead]]] = {}
+        for shape in _shapes(view):
+            scores, squash = self._scores(shape)
+            order = np.argsort(scores)[::-1]
+            best = float(scores[order[0]])
+            second = float(scores[order[1]]) if len(order) > 1 else 0.0
+            if best < 0.3 or squash < 0.5:
+                continue  # like no taught face at all, or a side face
+            confidence = float(np.clip((best - 0.3) / 0.3, 0, 1) * np.clip((best - second) / 0.1, 0, 1)
+                               * np.clip((squash - 0.5) / 0.15, 0, 1))
+            name = self.names[order[0]] if confidence >= threshold else "unknown"
+            read = FaceRead(name, confidence, shape.centre, 1, view.side)
+            by_blob.setdefault(shape.blob, []).append((squash, best, read))
+        out: list[tuple[int, FaceRead]] = []
+        for blob, reads in by_blob.items():
+            # Of shapes close together, the least squashed is the top face; another shape
+            # nearly a die away is the top face of a die behind it (seen at a slant) only
+            # if it reads surely and is as little squashed, else it is a side face.
+            kept: list[tuple[float, FaceRead]] = []
+            for squash, _, read in sorted(reads, key=lambda r: (r[0] < 0.65, -r[1])):
+                near = [(q, k) for q, k in kept if np.hypot(read.centre[0] - k.centre[0],
+                                                            read.centre[1] - k.centre[1])
+                        <= 0.8 * view.side]
+                if all(np.hypot(read.centre[0] - k.centre[0], read.centre[1] - k.centre[1])
+                       > 0.45 * view.side and read.face != "unknown" and k.face != "unknown"
+                       and squash > q - 0.15 for q, k in near):
+                    kept.append((squash, read))
+            out.extend((blob, read) for _, read in kept)
+        return out
 
     def __call__(self, crop: np.ndarray, mask: np.ndarray, side: float) -> FaceRead:
-        window, to_crop = _window(crop, mask, side)
-        views = sliding_window_view(window, (_T, _T))[::_STEP, ::_STEP]
-        n = views.shape[0]
-        patches = views.reshape(-1, _T * _T)
-        scores = _normalise(patches) @ self._templates.T  # shifts × templates
-        per_face = np.full(len(self.names), -1.0)
-        where = np.zeros(len(self.names), int)
-        for i in range(len(self.names)):
-            cols = scores[:, self._labels == i]
-            best = np.unravel_index(np.argmax(cols), cols.shape)
-            per_face[i], where[i] = cols[best], best[0]
-        order = np.argsort(per_face)[::-1]
-        best, second = per_face[order[0]], per_face[order[1]] if len(order) > 1 else 0.0
-        u = where[order[0]] % n * _STEP + _T / 2
-        v = where[order[0]] // n * _STEP + _T / 2
-        cx, cy = to_crop @ np.array([u, v, 1.0])
-        confidence = float(np.clip((best - 0.25) / 0.35, 0, 1) * np.clip((best - second) / 0.1, 0, 1))
-        marks = 0 if best < 0.25 else 1
-        face = self.names[order[0]] if confidence >= self.threshold else "unknown"
-        return FaceRead(face, confidence, (float(cx), float(cy)), marks)
+        """One die's top face, from its crop (BGR), mask and side in pixels."""
+        h, w = mask.shape
+        view = View(crop, (mask > 0).view(np.uint8), [(0, 0, w, h)], [1], side, 1.0)
+        reads = [read for _, read in self.read_view(view)]
+        if not reads:
+            return FaceRead("unknown", 0.0, (w / 2, h / 2), 0)
+        return max(reads, key=lambda r: r.confidence)
 
 
 def teach(photos: Iterable[str | Path], face: str, folder: str | Path) -> list[Path]:

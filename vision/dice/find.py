@@ -1,13 +1,14 @@
-"""Finding the dice in a frame: blobs that stand out from the tray, die-sized and square,
-touching dice pulled apart.
+"""Finding the dice in a frame: blobs that stand out from the tray, and the size of a die.
 
-This stage knows nothing of faces. It works on a copy of the frame scaled down to
-``WORK_SIDE`` pixels (dice are found as well at that size, and it costs a quarter), and
-hands each die to the reader as a region of the full-size frame.
+This stage knows nothing of faces. It works on a copy of the frame scaled down to at most
+``WORK_SIDE`` pixels (dice are found as well at that size, for a fraction of the cost),
+and hands each blob to the reader as a region of the full-size frame.
 
 The size of a die is learnt from the frame itself: the median area of the blobs that look
-like single dice (solid and square). Blobs about ``k`` times that area are ``k`` dice
-touching; they are split around the ``k`` strongest peaks of their distance transform.
+like single dice (solid and square). A blob about ``k`` times that area holds ``k`` dice
+touching. The pip reader separates them by their faces; :func:`find_dice` (for readers
+that need one region per die, such as taught faces) splits it around the ``k`` strongest
+peaks of its distance transform.
 """
 
 from __future__ import annotations
@@ -17,87 +18,257 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.tray import Tray, foreground
+from vision.tray import Tray, foreground, grow
 
-__all__ = ["WORK_SIDE", "DieRegion", "find_dice"]
+__all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "shrink",
+           "split_blob"]
 
 WORK_SIDE = 640
 MAX_DICE = 64
+MIN_DIE = 12  # work pixels: a blob smaller than this is no die that can be read
 
 
 @dataclass(frozen=True)
 class DieRegion:
-    """Where one die is, in full-frame pixels: a bounding box and the die's mask inside it."""
+    """Where a die is (or ``count`` dice touching), in full-frame pixels: a bounding box
+    and the mask of the die's pixels inside it."""
 
     x: int
     y: int
     mask: np.ndarray  # uint8 0/255, the die's pixels within the box
-    side: float  # the expected side of a die's top face in this frame, pixels
+    side: float  # the expected side of a die in this frame, pixels (top face and a bit)
+    count: int = 1
 
     @property
     def box(self) -> tuple[int, int, int, int]:
         return self.x, self.y, self.mask.shape[1], self.mask.shape[0]
 
 
-def _fill_holes(mask: np.ndarray) -> np.ndarray:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, -1)
-    return out
+def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` scaled down to ``size``: averaged over whole blocks of pixels (OpenCV's fast
+    case), then interpolated the rest of the way, which costs a quarter of averaging over
+    fractional blocks and looks the same."""
+    h, w = image.shape[:2]
+    k = int(min(w / size[0], h / size[1]))
+    if k >= 2:
+        image = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA)
+    if (image.shape[1], image.shape[0]) == size:
+        return image
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
-def _squareness(contour: np.ndarray) -> tuple[float, float]:
+@dataclass(frozen=True)
+class View:
+    """A frame as the face readers see it: scaled so that a die is a set size, with the
+    blobs (``body``: 0 tray, k for the blob in ``boxes[k - 1]``, which holds about
+    ``counts[k - 1]`` dice)."""
+
+    image: np.ndarray
+    body: np.ndarray  # uint8
+    boxes: list[tuple[int, int, int, int]]
+    counts: list[int]
+    side: float  # a die's side, view pixels
+    scale: float  # view pixels per frame pixel
+
+
+@dataclass(frozen=True)
+class Blobs:
+    """The die-like blobs of a frame, found on a work copy of it: single dice, and touching
+    dice as one blob that holds ``counts[k]`` dice by its area."""
+
+    labels: np.ndarray  # uint8, the work copy's size: 0 tray, k + 1 for blob k
+    boxes: list[tuple[int, int, int, int]]  # work pixels
+    counts: list[int]
+    scale: float  # work pixels per frame pixel
+    side: float  # a die's side (top face and a bit), frame pixels
+
+    def __len__(self) -> int:
+        return len(self.boxes)
+
+    def view(self, frame: np.ndarray, side: float) -> View:
+        """The frame scaled so that a die is about ``side`` pixels (never enlarged), with
+        the blobs at that scale."""
+        h, w = frame.shape[:2]
+        f = min(1.0, side / self.side)
+        size = (max(1, round(w * f)), max(1, round(h * f)))
+        image = frame if f == 1.0 else shrink(frame, size)
+        # The dice as found, a little grown: a die found only in part still has its marks.
+        grow = max(1, round(0.1 * side))
+        body = cv2.dilate(cv2.resize(self.labels, size, interpolation=cv2.INTER_NEAREST),
+                          cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
+        r = size[0] / self.labels.shape[1]
+        boxes = []
+        for x, y, bw, bh in self.boxes:
+            x0, y0 = max(0, int(x * r) - grow - 1), max(0, int(y * r) - grow - 1)
+            x1 = min(size[0], int(np.ceil((x + bw) * r)) + grow + 1)
+            y1 = min(size[1], int(np.ceil((y + bh) * r)) + grow + 1)
+            boxes.append((x0, y0, x1 - x0, y1 - y0))
+        return View(image, body, boxes, self.counts, self.side * f, f)
+
+    def region(self, k: int, size: tuple[int, int]) -> DieRegion:
+        """Blob ``k`` as a region of the full-size frame (``size``: width, height), with a
+        margin so that the die's edges are inside the box."""
+        x, y, w, h = self.boxes[k]
+        mask = (self.labels[y:y + h, x:x + w] == k + 1).view(np.uint8) * 255
+        x0, y0, full = _to_full(mask, x, y, self.scale, 0.15 * self.side * self.scale, size)
+        return DieRegion(x0, y0, full, self.side, self.counts[k])
+
+
+def _squareness(contour: np.ndarray, area: float) -> tuple[float, float]:
     """(solidity, aspect) of a blob: 1 and 1 for a square seen from above."""
-    area = cv2.contourArea(contour)
     hull = cv2.contourArea(cv2.convexHull(contour))
     (_, _), (w, h), _ = cv2.minAreaRect(contour)
     return area / max(hull, 1e-6), min(w, h) / max(w, h, 1e-6)
 
 
-def _has_strong(contour: np.ndarray, strong: np.ndarray) -> bool:
-    x, y, w, h = cv2.boundingRect(contour)
-    inside = np.zeros((h, w), np.uint8)
-    cv2.drawContours(inside, [contour - [x, y]], -1, 1, -1)
-    return bool((inside & strong[y:y + h, x:x + w]).sum() >= 2)
+def _typical_area(shapes: list[tuple[float, float, float, bool]]) -> float | None:
+    """The area of one die, from the blobs' (area, solidity, aspect, clear of the edge).
+
+    Each solid, squarish blob is a hypothesis; the one that explains most blobs as one to
+    four dice wins (so a lone die beside a square of four touching dice is one die, not
+    the square), a blob read as one die counting more than one read as several, and a big
+    blob more than a small one (specks of shadow or grain, however many, are not the
+    dice). Ties go to the larger area.
+    """
+    candidates = [(a, solidity, aspect) for a, solidity, aspect, _ in shapes
+                  if solidity > 0.65 and aspect > 0.5]
+    if not candidates:
+        # No die alone: the largest solid blob is one die, or two side by side.
+        solid = [(a, aspect) for a, solidity, aspect, _ in shapes if solidity > 0.65]
+        if not solid:
+            return None
+        area, aspect = max(solid)
+        return area if aspect > 0.7 else area / 2
+    hypotheses = np.array([a for a, _, _ in candidates])
+    # Square, solid blobs are likelier single dice than ragged or oblong ones, and blobs
+    # cut by the frame's edge likelier the table's clutter (a laptop, a cable).
+    prior = np.array([_die_like(solidity, aspect) for _, solidity, aspect in candidates])
+    areas = np.array([a for a, _, _, _ in shapes])
+    weight = np.sqrt(areas) * np.array([1.0 if inside else 0.3 for _, _, _, inside in shapes])
+    ratio = areas[None, :] / hypotheses[:, None]  # hypothesis × blob
+    k = np.clip(np.round(ratio), 1, 4)
+    explained = np.exp(-((ratio / k - 1) / 0.2) ** 2) * (ratio < 4.5) * np.where(k == 1, 1.0, 0.7)
+    score = prior * (explained @ weight) + 1e-6 * hypotheses / hypotheses.max()
+    return float(hypotheses[int(np.argmax(score))])
 
 
-def _typical_area(contours: list[np.ndarray], min_area: float) -> float | None:
-    single = []
-    for c in contours:
-        area = cv2.contourArea(c)
-        if area < min_area:
+def _die_like(solidity: float, aspect: float) -> float:
+    """How like a die (solid, square) a blob's shape is, 0-1."""
+    return float(np.clip((solidity - 0.6) / 0.25, 0, 1) * np.clip((aspect - 0.45) / 0.25, 0, 1))
+
+
+def _to_full(part: np.ndarray, x: int, y: int, scale: float, margin: float,
+             size: tuple[int, int]) -> tuple[int, int, np.ndarray]:
+    """A work-image mask at (x, y) as a full-frame box (with ``margin`` work pixels around)
+    and its mask at full size."""
+    w, h = size
+    x0 = max(0, int((x - margin) / scale))
+    y0 = max(0, int((y - margin) / scale))
+    x1 = min(w, int(np.ceil((x + part.shape[1] + margin) / scale)))
+    y1 = min(h, int(np.ceil((y + part.shape[0] + margin) / scale)))
+    if scale == 1.0:
+        full = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        full[y - y0:y - y0 + part.shape[0], x - x0:x - x0 + part.shape[1]] = part
+        return x0, y0, full
+    # Full-size pixel (x0 + u, y0 + v) is work-image point (x0 + u) * scale, (y0 + v) * scale.
+    m = np.float32([[scale, 0, x0 * scale - x], [0, scale, y0 * scale - y]])
+    full = cv2.warpAffine(part, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP)
+    return x0, y0, cv2.threshold(full, 127, 255, cv2.THRESH_BINARY)[1]
+
+
+def _label(mask: np.ndarray, diff: np.ndarray, level: float, min_area: float
+           ) -> tuple[list[np.ndarray], np.ndarray, dict[int, tuple[float, float, float, bool]]]:
+    """The blobs of a mask: contours, a label image (holes filled: a die's pips are part
+    of it; blob i labelled i + 1) and the (area, solidity, aspect, clear of the frame's
+    edge) of those worth a look."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    labels = np.zeros(mask.shape, np.int32)
+    for i, c in enumerate(contours):
+        cv2.drawContours(labels, [c], -1, i + 1, -1)
+    # Keep only blobs with some pixels far from the tray's colour (a die's body or its pips):
+    # wood grain and faint stains pass the first threshold but never this one.
+    strong = np.bincount(labels[diff > 1.5 * level], minlength=len(contours) + 1)[1:]
+    areas = np.bincount(labels.ravel(), minlength=len(contours) + 1)[1:].astype(float)
+    h, w = mask.shape
+    shapes = {}
+    for i, c in enumerate(contours):
+        if strong[i] >= 3 and areas[i] >= min_area:
+            x, y, bw, bh = cv2.boundingRect(c)
+            inside = x > 0 and y > 0 and x + bw < w and y + bh < h
+            shapes[i] = (areas[i], *_squareness(c, areas[i]), inside)
+    return list(contours), labels, shapes
+
+
+def find_blobs(frame: np.ndarray, tray: Tray | None = None, *, min_side: float = 8.0) -> Blobs:
+    """The die-like blobs of a frame (already in the tray's view), at most ``MAX_DICE``
+    dice in all."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = frame if scale == 1.0 else shrink(frame, (round(w * scale), round(h * scale)))
+    mask, diff, level = foreground(small, tray)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+    none = Blobs(np.zeros(mask.shape, np.uint8), [], [], scale, 0.0)
+    min_area = (min_side * scale) ** 2
+    contours, labels, shapes = _label(mask, diff, level, min_area)
+    typical = _typical_area(list(shapes.values()))
+    if typical is not None and typical < MIN_DIE ** 2:
+        # Blobs too small to be dice that can be read are pips: their dice, close to the
+        # tray in colour (black dice on a dark cloth), are found by growing around them.
+        mask = grow(mask, diff, level, 4)
+        contours, labels, shapes = _label(mask, diff, level, min_area)
+        typical = _typical_area(list(shapes.values()))
+    if typical is None:
+        return none
+    side = float(np.sqrt(typical))
+    kept: list[tuple[tuple[int, int, int, int], int, int]] = []
+    for i, (area, solidity, aspect, _) in shapes.items():
+        if area < 0.35 * typical or area > 16 * typical:
             continue
-        solidity, aspect = _squareness(c)
-        if solidity > 0.85 and aspect > 0.7:
-            single.append(area)
-    if not single:
-        return None
-    single.sort()
-    # The dice are most of the solid square blobs; the median is one of them. Two dice side
-    # by side are a 2:1 oblong, kept out by the aspect ratio even when seen at an angle.
-    return float(single[len(single) // 2])
+        x, y, bw, bh = cv2.boundingRect(contours[i])
+        if max(bw, bh) > 6 * side and area < 2.5 * typical:
+            continue  # long and thin: a cable or an edge, not dice
+        count = max(1, int(round(area / typical)))
+        if count == 1 and (solidity < 0.75 or aspect < 0.45):
+            count = 2
+        kept.append(((x, y, bw, bh), count, i + 1))
+    kept.sort(key=lambda r: (r[0][1], r[0][0]))
+    lut = np.zeros(len(contours) + 1, np.uint8)
+    boxes, counts, total = [], [], 0
+    for box, count, label in kept:
+        if total + count > MAX_DICE:
+            break
+        total += count
+        boxes.append(box)
+        counts.append(count)
+        lut[label] = len(boxes)
+    return Blobs(lut[labels], boxes, counts, scale, side / scale)
 
 
-def _split(mask: np.ndarray, k: int, min_gap: float) -> list[np.ndarray]:
-    """Split a blob of ``k`` touching dice into ``k`` masks (same shape as ``mask``)."""
+def split_blob(mask: np.ndarray, k: int, side: float) -> list[np.ndarray]:
+    """Split a blob of ``k`` touching dice into ``k`` masks (same shape as ``mask``): each
+    die takes the pixels nearest to it, starting from the peaks of the distance transform
+    (the middles of the dice) and refined by a few k-means steps."""
+    if k < 2:
+        return [mask]
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     peaks: list[tuple[int, int]] = []
-    work = dist.copy()
     for _ in range(k):
-        _, value, _, (px, py) = cv2.minMaxLoc(work)
+        _, value, _, (px, py) = cv2.minMaxLoc(dist)
         if value <= 0:
             break
         peaks.append((px, py))
-        cv2.circle(work, (px, py), int(min_gap), 0, -1)
+        cv2.circle(dist, (px, py), int(0.6 * side), 0, -1)
     if len(peaks) < 2:
         return [mask]
     ys, xs = np.nonzero(mask)
     points = np.stack([xs, ys], 1).astype(np.float32)
     centres = np.array(peaks, np.float32)
-    for _ in range(4):  # a few k-means steps from the peaks: each die takes the pixels nearest it
+    for _ in range(4):
         labels = np.argmin(((points[:, None, :] - centres[None]) ** 2).sum(2), 1)
-        centres = np.array([points[labels == i].mean(0) if (labels == i).any() else centres[i]
-                            for i in range(len(centres))], np.float32)
+        counts = np.bincount(labels, minlength=len(centres))
+        sums = np.stack([np.bincount(labels, points[:, 0], len(centres)),
+                         np.bincount(labels, points[:, 1], len(centres))], 1)
+        centres = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], centres)
     parts = []
     for i in range(len(centres)):
         part = np.zeros_like(mask)
@@ -108,57 +279,23 @@ def _split(mask: np.ndarray, k: int, min_gap: float) -> list[np.ndarray]:
 
 def find_dice(frame: np.ndarray, tray: Tray | None = None, *,
               min_side: float = 8.0) -> list[DieRegion]:
-    """The die-like regions of a frame (already in the tray's view), at most ``MAX_DICE``."""
-    h, w = frame.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    small = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
-                                                  interpolation=cv2.INTER_AREA)
-    mask, diff, level = foreground(small, tray)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    mask = _fill_holes(mask)
-    # Keep only blobs with some pixels far from the tray's colour (a die's body or its pips):
-    # wood grain and faint stains pass the first threshold but never this one.
-    strong = (diff > 2 * level).astype(np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    contours = [c for c in contours if _has_strong(c, strong)]
-    min_area = (min_side * scale) ** 2
-    typical = _typical_area(contours, min_area)
-    if typical is None:
-        return []
-    side = float(np.sqrt(typical))
-    regions: list[tuple[int, int, np.ndarray]] = []
-    for c in contours:
-        area = cv2.contourArea(c)
-        if area < 0.35 * typical or area > 12 * typical:
-            continue
-        x, y, bw, bh = cv2.boundingRect(c)
-        blob = np.zeros((bh, bw), np.uint8)
-        cv2.drawContours(blob, [c - [x, y]], -1, 255, -1)
-        k = int(round(area / typical))
-        solidity, aspect = _squareness(c)
-        if k <= 1 and (solidity < 0.75 or aspect < 0.4):
-            k = 2
-        parts = _split(blob, k, 0.6 * side) if k >= 2 else [blob]
-        for part in parts:
-            part_area = cv2.countNonZero(part)
-            if part_area < 0.35 * typical or part_area > 2.2 * typical:
-                continue
-            px, py, pw, ph = cv2.boundingRect(part)
-            if min(pw, ph) < 0.4 * side or max(pw, ph) > 2.4 * side:
-                continue
-            regions.append((x + px, y + py, part[py:py + ph, px:px + pw]))
-    regions.sort(key=lambda r: (r[1], r[0]))
+    """One region per die (touching dice split apart), at most ``MAX_DICE``."""
+    blobs = find_blobs(frame, tray, min_side=min_side)
+    size = (frame.shape[1], frame.shape[0])
     out = []
-    for x, y, part in regions[:MAX_DICE]:
-        # Back to full size, with a margin so that the die's edges are inside the box.
-        margin = 0.15 * side
-        x0 = max(0, int((x - margin) / scale))
-        y0 = max(0, int((y - margin) / scale))
-        x1 = min(w, int(np.ceil((x + part.shape[1] + margin) / scale)))
-        y1 = min(h, int(np.ceil((y + part.shape[0] + margin) / scale)))
-        # Full-size pixel (x0 + u, y0 + v) is small-image point (x0 + u) * scale, (y0 + v) * scale.
-        m = np.float32([[scale, 0, x0 * scale - x], [0, scale, y0 * scale - y]])
-        full = cv2.warpAffine(part, m, (x1 - x0, y1 - y0),
-                              flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP)
-        out.append(DieRegion(x0, y0, (full > 127).astype(np.uint8) * 255, side / scale))
+    for k in range(len(blobs)):
+        blob = blobs.region(k, size)
+        if blob.count == 1:
+            out.append(blob)
+            continue
+        for part in split_blob(blob.mask, blob.count, blob.side):
+            px, py, pw, ph = cv2.boundingRect(part)
+            area = cv2.countNonZero(part)
+            if area < 0.35 * blob.side ** 2 or min(pw, ph) < 0.4 * blob.side:
+                continue
+            margin = int(0.15 * blob.side)
+            x0, y0 = max(0, px - margin), max(0, py - margin)
+            x1 = min(part.shape[1], px + pw + margin)
+            y1 = min(part.shape[0], py + ph + margin)
+            out.append(DieRegion(blob.x + x0, blob.y + y0, part[y0:y1, x0:x1], blob.side))
     return out

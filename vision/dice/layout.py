@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PIP_FACES", "pip_layout"]
+__all__ = ["GRID", "PIP_FACES", "pip_layout"]
 
 PIP_FACES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
 
@@ -21,6 +21,9 @@ _GRID = {
     5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
+
+# The nine places a pip can be, row by row.
+GRID: np.ndarray = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], float)
 
 
 def pip_layout(value: int, offset: float = 1.0) -> np.ndarray:

@@ -1,228 +1,782 @@
-"""Reading a pip die: count the pips of the top face, and only those.
+"""Reading pip dice: find the pips, group them into faces, keep the top faces, count.
 
-Pips are found as small blobs that contrast with the die around them (a black-hat or
-top-hat transform, so uneven light and shaded side faces do not matter), each described by
-the ellipse of its second moments. A die seen at an angle also shows pips on its side
-faces; those are foreshortened into thin ellipses, while the top face's pips stay round
-and the largest. So the reader keeps the round, large pips, and then demands that they
-form one of the six patterns of a die (:mod:`vision.dice.layout`) under a mild affine
-distortion and at the scale of the die. A set that fits no pattern, or fits only after
-dropping pips it cannot explain, gives a low confidence, and below the threshold the die
-is reported as unknown.
+Pips are small blobs that contrast with the die around them: a black-hat (or, for light
+pips on a dark die, a top-hat) transform keeps details narrower than a die, so uneven
+light and shaded side faces do not matter. Both kinds are looked for in every die, so
+white and black dice can share a frame. Each blob is described by the ellipse of its
+second moments, measured on its core (above half its peak) so that blur and glare around
+it do not change its shape.
+
+Pips are grouped into faces: two pips are on one face when the face between them is
+plain, with no seam (touching dice: their rounded edges make a dip) and no step (a side
+face is lit differently from the top face). When a group holds more pips than one face
+explains (dark dice touching show no seam), it is split the way that reads best.
+
+A die seen at an angle shows pips on its side faces too; those are foreshortened, while
+the top face's pips stay the roundest and the largest. So each group keeps its round,
+large pips, and they must form one of the six patterns of a die
+(:mod:`vision.dice.layout`) under a mild affine distortion, with pips spaced as a die's
+are for their size; then the nine places of the pattern's grid are checked (marks where
+the pattern has pips, plain face where it has none) and the face around must be plain. A
+face beside another, in the direction that one is squashed (towards the camera) and more
+squashed itself, is that die's side face and is dropped. A set that fits no pattern, or
+fits only after dropping pips it cannot explain, gets a low confidence, and below the
+threshold the die is reported as unknown.
+
+Everything is measured in pips and in the die's size as estimated in this frame, never in
+pixels, so the same reader works on any camera and at any distance.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
 
-from vision.dice.layout import pip_layout
+from vision.dice.find import View
+from vision.dice.layout import GRID, pip_layout
+from vision.dice.marks import mark_mask, mark_response
 
-__all__ = ["FaceRead", "Pip", "find_pips", "read_pips"]
+__all__ = ["READ_SIDE", "FaceRead", "Pips", "find_pips", "read_pip_faces"]
 
-
-@dataclass(frozen=True)
-class Pip:
-    """A pip-like blob: centre, semi-axes (``a`` ≥ ``b``), area and contrast."""
-
-    x: float
-    y: float
-    a: float
-    b: float
-    area: float
-    contrast: float
-
-    @property
-    def roundness(self) -> float:
-        return self.b / self.a if self.a > 0 else 0.0
+READ_SIDE = 46.0  # dice are read scaled down to about this many pixels a side
 
 
 @dataclass(frozen=True)
 class FaceRead:
-    """What a reader made of one die's top face (coordinates in the die's crop)."""
+    """What a reader made of one die's top face (coordinates in the image it was given)."""
 
     face: str
     confidence: float
     centre: tuple[float, float]
     marks: int = 0  # how many face marks (pips, symbol strokes) were seen at all
+    side: float = 0.0  # the top face's side as measured from its marks (0: not measured)
 
 
-def _blobs(response: np.ndarray, inner: np.ndarray, side: float, min_contrast: float) -> list[Pip]:
-    values = response[inner > 0]
-    if values.size == 0:
-        return []
-    level = max(min_contrast, 0.45 * float(np.percentile(values, 99.5)))
-    binary = ((response > level) & (inner > 0)).astype(np.uint8)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    pips = []
-    min_area = max(3.0, (0.05 * side) ** 2)
-    max_area = (0.4 * side) ** 2
-    for i in range(1, n):
-        area = float(stats[i, cv2.CC_STAT_AREA])
-        if not min_area <= area <= max_area:
-            continue
-        x, y, w, h = stats[i, :4]
-        blob = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
-        m = cv2.moments(blob, binaryImage=True)
-        mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
-        common = np.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 ** 2))
-        l1, l2 = (mu20 + mu02) / 2 + common, max(1e-6, (mu20 + mu02) / 2 - common)
-        a, b = 2 * np.sqrt(l1), 2 * np.sqrt(l2)
-        if area / (np.pi * a * b) < 0.6 or a > 0.3 * side:  # not an ellipse, or too long
-            continue
-        contrast = float(response[y:y + h, x:x + w][blob > 0].mean())
-        pips.append(Pip(float(centroids[i][0]), float(centroids[i][1]), float(a), float(b), area,
-                        contrast))
-    return pips
+@dataclass(frozen=True)
+class Pips:
+    """Pip-like blobs of one kind (dark or light) in an image, as parallel arrays:
+    centres, semi-axes ``a`` ≥ ``b``, second moments (the shape), peak contrast, and the
+    blob of the body mask each lies in."""
+
+    xy: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    cov: np.ndarray  # n×2×2
+    contrast: np.ndarray
+    fill: np.ndarray  # area over the area of its ellipse: 0.9 or so for a disc
+    outline: np.ndarray  # farthest pixel over the long semi-axis: 1 or so for a disc
+    blob: np.ndarray
+    inside: np.ndarray  # bool image: pixels of the pips (with their blurred rims)
+    response: np.ndarray  # the black-hat/top-hat image they were found in
+    dark: bool
+    roundness: np.ndarray = field(init=False)  # b over a: 1 for a disc seen square on
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "roundness", self.b / np.maximum(self.a, 1e-6))
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    @cached_property
+    def alike(self) -> np.ndarray:
+        """Which pips have one another's size and shape (n×n bool), worked out once: the
+        faces of a cluster of dice are read by asking it again and again."""
+        return _alike_pairs(self.cov[:, None], self.cov[None])
 
 
-def find_pips(crop: np.ndarray, mask: np.ndarray, side: float, *, dark: bool | None = None,
-              min_contrast: float = 18.0) -> list[Pip]:
-    """Pip-like blobs inside the die's mask, dark on light (or ``dark=False``: light on dark).
+def _mid(values: np.ndarray) -> float:
+    """The median of a few values (NumPy's costs more than the values are worth)."""
+    ordered = sorted(np.ravel(values).tolist())
+    return float(ordered[len(ordered) // 2])
 
-    With ``dark=None`` the polarity is the one whose extreme lies further from the die's
-    typical grey: black pips pull the darkest pixels far down, white pips the brightest up.
+
+def _mids(values: np.ndarray) -> np.ndarray:
+    """The median of each row of a few values."""
+    return np.sort(values, 1)[:, values.shape[1] // 2]
+
+
+def _eig2(m: np.ndarray) -> np.ndarray:
+    """Eigenvalues (ascending) of symmetric 2×2 matrices (…×2×2), in closed form."""
+    a, b, c = m[..., 0, 0], m[..., 0, 1], m[..., 1, 1]
+    mean, half = (a + c) / 2, np.sqrt(((a - c) / 2) ** 2 + b * b)
+    return np.stack([mean - half, mean + half], -1)
+
+
+def _inv_sqrt2(m: np.ndarray) -> np.ndarray:
+    """The inverse square roots of symmetric positive 2×2 matrices (…×2×2), in closed
+    form: sqrt(M) = (M + sqrt(det) I) / sqrt(trace + 2 sqrt(det))."""
+    det = np.maximum(m[..., 0, 0] * m[..., 1, 1] - m[..., 0, 1] ** 2, 1e-12)
+    root_det = np.sqrt(det)
+    t = np.sqrt(m[..., 0, 0] + m[..., 1, 1] + 2 * root_det)
+    r = (m + root_det[..., None, None] * np.eye(2)) / t[..., None, None]  # sqrt(M)
+    r_det = (r[..., 0, 0] * r[..., 1, 1] - r[..., 0, 1] ** 2)[..., None, None]
+    inv = np.empty_like(r)
+    inv[..., 0, 0], inv[..., 1, 1] = r[..., 1, 1], r[..., 0, 0]
+    inv[..., 0, 1] = inv[..., 1, 0] = -r[..., 0, 1]
+    return inv / r_det
+
+
+def _alike_pairs(cov_a: np.ndarray, cov_b: np.ndarray) -> np.ndarray:
+    """Whether ellipses (second moments, …×2×2) are alike in pairs: the same size and
+    squash within about a quarter either way: the eigenvalues λ of B relative to A, the
+    roots of det(B - λA) = 0, all between e^-0.45 and e^0.45."""
+    a11, a12, a22 = cov_a[..., 0, 0], cov_a[..., 0, 1], cov_a[..., 1, 1]
+    b11, b12, b22 = cov_b[..., 0, 0], cov_b[..., 0, 1], cov_b[..., 1, 1]
+    det_a = np.maximum(a11 * a22 - a12 * a12, 1e-12)
+    half = (a11 * b22 + a22 * b11 - 2 * a12 * b12) / (2 * det_a)
+    root = np.sqrt(np.maximum(half * half - (b11 * b22 - b12 * b12) / det_a, 0))
+    return (half - root > np.exp(-0.45)) & (half + root < np.exp(0.45))
+
+
+def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, int, int]],
+              side: float, *, dark: bool) -> Pips:
+    """Pip-like blobs on the dice of ``body`` (a label image: 0 tray, k for the blob in
+    ``boxes[k - 1]``), dark on light or light on dark, for dice about ``side`` pixels a side."""
+    response = mark_response(gray, side, dark=dark)
+    binary = mark_mask(response, body, boxes)
+    n, labels = cv2.connectedComponents(binary, connectivity=8)
+    points = cv2.findNonZero(binary)
+    points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
+    xs_all, ys_all = points[:, 0], points[:, 1]
+    old = labels[ys_all, xs_all]
+    ys, xs, lab = ys_all, xs_all, old
+    r = response[ys, xs].astype(float)
+    peak = np.zeros(n)
+    np.maximum.at(peak, lab, r)
+    # Each blob is measured on its core (above 0.6 of its peak): a blurred pip's rim or a
+    # glare spot around it would make it larger and less round than it is, and two pips
+    # joined by glare between them come apart.
+    core = r >= 0.6 * peak[lab]
+    ys, xs, old_core = ys[core], xs[core], old[core]
+    cores = np.zeros(binary.shape, np.uint8)
+    cores[ys, xs] = 1
+    n, labels = cv2.connectedComponents(cores, connectivity=8)
+    lab = labels[ys, xs]
+    r = r[core]
+    peak = np.zeros(n)
+    np.maximum.at(peak, lab, r)
+    area = np.bincount(lab, minlength=n).astype(float)
+    area[0] = 1.0
+    xs_f, ys_f = xs.astype(float), ys.astype(float)
+    cx = np.bincount(lab, xs_f, n) / area
+    cy = np.bincount(lab, ys_f, n) / area
+    dx, dy = xs_f - cx[lab], ys_f - cy[lab]
+    mu20 = np.bincount(lab, dx * dx, n) / area + 1 / 12  # (+ a pixel's own spread)
+    mu02 = np.bincount(lab, dy * dy, n) / area + 1 / 12
+    mu11 = np.bincount(lab, dx * dy, n) / area
+    common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
+    # Semi-axes of the ellipse with the same second moments (a disc of radius r: r and r).
+    a = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 1e-6))
+    b = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 1e-6))
+    fill = area / (np.pi * a * b)
+    # How far its farthest pixel is, over its long semi-axis: 1 for a disc (or an ellipse),
+    # 1.2 for a square, more for a letter.
+    far = np.zeros(n)
+    np.maximum.at(far, lab, np.hypot(dx, dy) + 0.5)
+    outline = far / np.maximum(a, 1e-6)
+    keep = ((area >= max(3.0, 0.004 * side * side)) & (area <= 0.1 * side * side)
+            & (fill >= 0.55) & (a <= 0.25 * side))
+    keep[0] = False
+    ids = np.nonzero(keep)[0]
+    # The pips' pixels, and their blurred rims below the threshold.
+    inside = np.zeros(binary.shape, np.uint8)
+    blob_kept = np.zeros(int(old.max(initial=0)) + 1, bool)
+    blob_kept[old_core[keep[lab]]] = True
+    on = blob_kept[old]
+    inside[ys_all[on], xs_all[on]] = 1
+    rim = max(1, int(round(0.04 * side)))
+    inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
+    px = np.clip(np.round(cx[ids]).astype(int), 0, gray.shape[1] - 1)
+    py = np.clip(np.round(cy[ids]).astype(int), 0, gray.shape[0] - 1)
+    cov = np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
+    return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], cov, peak[ids], fill[ids],
+                outline[ids],
+                body[py, px].astype(int), inside > 0, response, dark)
+
+
+def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
+               use: np.ndarray | None = None) -> np.ndarray:
+    """Pairs (i, j) of pips on one face (of those in ``use``): in one blob, close, alike
+    (one size, squashed the same way) and about as strong (a side face's are fainter and
+    flatter), with no seam between them.
+
+    The face is followed along the line between the two pips (outside their own rims, of
+    ``rim`` pixels): the seam between touching dice dips below the face on either side,
+    if only a little (their rounded edges), and so does any mark on the way (a third pip:
+    the pips of a face are joined pip to next pip). Glare, brighter, is no seam.
     """
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    if dark is None:
-        values = gray[inner > 0]
-        if values.size == 0:
-            return []
-        lo, mid, hi = np.percentile(values, (1, 50, 99))
-        dark = mid - lo >= hi - mid
-    k = max(5, int(0.4 * side) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    response = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, kernel)
-    return _blobs(response, inner, side, min_contrast)
+    d = np.linalg.norm(pips.xy[:, None] - pips.xy[None], axis=2)
+    if use is not None:
+        d[~use] = np.inf
+    c = pips.contrast
+    # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
+    # die's size is only roughly known, its pips' is measured).
+    reach_ij = np.maximum(reach, 5.0 * (pips.a[:, None] + pips.a[None]))
+    i, j = np.nonzero(np.triu((d <= reach_ij) & (pips.blob[:, None] == pips.blob[None])
+                              & (np.minimum(c[:, None], c[None]) >= 0.7 * np.maximum(c[:, None], c[None])), 1))
+    # The pips of one face are alike: one size, squashed the same way.
+    alike = _alike_pairs(pips.cov[i], pips.cov[j])
+    i, j = i[alike], j[alike]
+    if i.size == 0:
+        return np.zeros((0, 2), int)
+    contrast = np.minimum(c[i], c[j])
+    t = np.linspace(0.0, 1.0, max(8, int(d[i, j].max()) + 1))
+    dist = d[i, j][:, None]
+    pts = pips.xy[i, None] + (pips.xy[j] - pips.xy[i])[:, None] * t[None, :, None]
+    px = np.clip(np.round(pts[..., 0]).astype(int), 0, gray.shape[1] - 1)
+    py = np.clip(np.round(pts[..., 1]).astype(int), 0, gray.shape[0] - 1)
+    from_i, from_j = t[None, :] * dist, (1 - t[None, :]) * dist
+    ai, aj = pips.a[i][:, None], pips.a[j][:, None]
+    # Outside the two pips and their blurred rims (as far as the rims go).
+    free = ((from_i > ai + rim) & (from_j > aj + rim)
+            & ~(pips.inside[py, px] & ((from_i <= 2 * ai + rim) | (from_j <= 2 * aj + rim))))
+    raw = gray[py, px].astype(float)
+    enough = free.sum(1) >= 2
+    # The face's level near each pip, and the darkest point between: a seam dips below
+    # both sides (glare between the pips, brighter, does not).
+    near, far = free & (t[None, :] < 0.35), free & (t[None, :] > 0.65)
+    n_near, n_far = near.sum(1), far.sum(1)
+    level_i = (raw * near).sum(1) / np.maximum(n_near, 1)
+    level_j = (raw * far).sum(1) / np.maximum(n_far, 1)
+    level_i = np.where(n_near > 0, level_i, level_j)
+    level_j = np.where(n_far > 0, level_j, level_i)
+    lowest = np.where(free, raw, np.inf).min(1)
+    dip = np.where(enough, np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0), 0.0)
+    ok = ~enough | (dip <= np.maximum(8.0, 0.1 * contrast))
+    return np.stack([i[ok], j[ok]], 1)
 
 
-def _top_face(pips: list[Pip], side: float) -> list[Pip]:
-    """The pips that can be on the top face: round, and about as large as the largest."""
-    round_ = [p for p in pips if p.roundness >= 0.5]
-    if not round_:
-        return []
-    big = max(p.b for p in round_)
-    best_round = max(p.roundness for p in round_)
-    return [p for p in round_ if p.b >= 0.7 * big and p.roundness >= best_round - 0.2]
+def _groups(n: int, pairs: np.ndarray) -> list[list[int]]:
+    """The connected groups of ``n`` items joined by ``pairs``."""
+    parent = list(range(n))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for i, j in pairs.tolist():
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[ri] = rj
+    out: dict[int, list[int]] = {}
+    for k in range(n):
+        out.setdefault(root(k), []).append(k)
+    return list(out.values())
 
 
-def _fit(points: np.ndarray, value: int, side: float) -> float:
-    """How well ``points`` form the pattern of ``value`` (1 perfect, 0 not at all)."""
-    n = len(points)
+def _whiten(x: np.ndarray) -> np.ndarray:
+    """Centred points mapped so that their spread is the same in every direction."""
+    return x @ _inv_sqrt2(x.T @ x / max(len(x) - 1, 1) + 1e-9 * np.eye(2))
+
+
+_CANON = {v: pip_layout(v) for v in range(1, 7)}
+_CANON_W = {v: _whiten(_CANON[v] - _CANON[v].mean(0)) for v in range(4, 7)}
+
+
+def _turn_places(w: np.ndarray) -> np.ndarray:
+    """The places of a whitened pattern that a fit must try to lay each point on: a
+    pattern that a quarter or half turn maps onto itself (four, five, six) gives the same
+    turns from places that the turn swaps, so one of them is enough."""
+    def turned(t: float) -> np.ndarray:
+        c, s = np.cos(t), np.sin(t)
+        return w @ np.array([[c, s], [-s, c]])
+
+    symmetric = [t for t in (np.pi / 2, np.pi, 1.5 * np.pi)
+                 if np.abs(turned(t)[:, None] - w[None]).sum(2).min(1).max() < 1e-6]
+    keep: list[int] = []
+    for j in range(len(w)):
+        if not any(np.abs(turned(t)[k] - w[j]).sum() < 1e-6 for k in keep for t in symmetric):
+            keep.append(j)
+    return np.array(keep)
+
+
+_TURN_PLACES = {v: _turn_places(_CANON_W[v]) for v in range(4, 7)}
+_CANON_ANGLE = {v: np.arctan2(_CANON_W[v][_TURN_PLACES[v], 1], _CANON_W[v][_TURN_PLACES[v], 0])
+                for v in range(4, 7)}
+# Which of the nine grid places each pattern has a pip in.
+_OCCUPIED = {v: np.isin(np.arange(9), [int(y + 1) * 3 + int(x + 1) for x, y in _CANON[v]])
+             for v in range(1, 7)}
+
+
+@dataclass(frozen=True)
+class _Fit:
+    quality: float  # 1 perfect, 0 not at all
+    affine: np.ndarray  # 2×3: face grid units (pips one apart) to image pixels
+
+
+def _step_ok(step: np.ndarray, radius: np.ndarray, side: float) -> np.ndarray:
+    """Whether grid steps (pixels) suit pips of ``radius`` on dice of about ``side``.
+
+    On dice the pips are 1.6 to 5.5 radii apart (a quarter of the face, pips a tenth to a
+    fifth of it); two pips of dice side by side, read as one face, are further apart. A
+    face's grid is never larger than the die (whose size is only roughly known).
+    """
+    ratio = step / np.maximum(radius, 1e-6)
+    return np.clip(np.minimum(np.minimum((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5),
+                              (0.4 - step / side) / 0.05), 0, 1)
+
+
+def _squash(cov: np.ndarray) -> np.ndarray:
+    """Faces' foreshortening (…×2×2, determinant 1) from their pips' mean shapes
+    (…×pips×2×2): a round pip seen at a slant is an ellipse, squashed as its face is."""
+    inv = _inv_sqrt2(cov.mean(-3))
+    det = np.maximum(inv[..., 0, 0] * inv[..., 1, 1] - inv[..., 0, 1] ** 2, 1e-12)
+    root = np.empty_like(inv)  # the square root: the inverse's adjugate over its determinant
+    root[..., 0, 0], root[..., 1, 1] = inv[..., 1, 1], inv[..., 0, 0]
+    root[..., 0, 1], root[..., 1, 0] = -inv[..., 0, 1], -inv[..., 1, 0]
+    return root / np.sqrt(det)[..., None, None]
+
+
+def _fits(points: np.ndarray, side: float, radius: np.ndarray,
+          squash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How well sets of ``n`` points (m×n×2: pips of ``radius``, squashed by ``squash``)
+    form the pattern of ``n``, and the grids they sit on (m×2×3: grid units, pips one
+    apart, to pixels). All sets at once: most dice are read in one go."""
+    m, n = points.shape[:2]
+    rows = np.arange(m)
+    centre = points.mean(1)
     if n == 1:
-        return 1.0
+        g = np.minimum(0.26 * side, 2.2 * radius)
+        return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
-        d = points[:, None] - points[None]
-        dist = np.sqrt((d ** 2).sum(2))
-        i, j = np.unravel_index(np.argmax(dist), dist.shape)
-        span = dist[i, j] / side
-        # The diagonal of the pip grid: 2·√2·offset, offset about a quarter of the face,
-        # seen foreshortened down to about two thirds.
-        scale_ok = float(np.clip(min((span - 0.35) / 0.1, (1.05 - span) / 0.1), 0, 1))
-        if n == 2:
-            return scale_ok
-        k = 3 - i - j
-        mid = (points[i] + points[j]) / 2
-        off = np.linalg.norm(points[k] - mid) / max(dist[i, j], 1e-6)
-        return scale_ok * float(np.exp(-(off / 0.12) ** 2))
-    canon = pip_layout(value)
-    p0 = points - points.mean(0)
-    c0 = canon - canon.mean(0)
+        dist = np.linalg.norm(points[:, :, None] - points[:, None], axis=3)
+        i, j = np.divmod(np.argmax(dist.reshape(m, -1), 1), n)
+        span = dist[rows, i, j]
+        # The diagonal of the pip grid: 2·√2 steps.
+        quality = _step_ok(span / (2 * np.sqrt(2)), radius, side)
+        pi, pj = points[rows, i], points[rows, j]
+        if n == 3:
+            off = np.linalg.norm(points[rows, 3 - i - j] - (pi + pj) / 2, axis=1) / np.maximum(span, 1e-6)
+            quality = quality * np.exp(-(off / 0.12) ** 2)
+        # The other diagonal: the same length, square to this one on the face, as the
+        # face is squashed.
+        u = (pj - pi) / 2
+        w = np.linalg.solve(squash, u[:, :, None])[:, :, 0]
+        v = (squash @ np.stack([-w[:, 1], w[:, 0]], 1)[:, :, None])[:, :, 0]
+        return quality, np.stack([(u + v) / 2, (u - v) / 2, centre], 2)
+    # Four to six pips: whitened (an affine map makes any parallelogram a square), the
+    # pattern is matched under every turn that lays a pip on a pattern place (on one of
+    # the places that a turn of the pattern onto itself swaps).
+    canon, cw = _CANON[n], _CANON_W[n]
+    x = points - centre[:, None]
+    pw = x @ _inv_sqrt2(x.transpose(0, 2, 1) @ x / (n - 1) + 1e-9 * np.eye(2))
+    ang = (np.arctan2(pw[:, :, 1], pw[:, :, 0])[:, :, None] - _CANON_ANGLE[n]).reshape(m, -1)
+    c, s = np.cos(ang)[:, :, None], np.sin(ang)[:, :, None]
+    rc = np.stack([c * cw[:, 0] - s * cw[:, 1], s * cw[:, 0] + c * cw[:, 1]], 3)  # m×turn×place×2
+    cost = ((pw[:, None, :, None] - rc[:, :, None]) ** 2).sum(4)  # m × turn × point × place
+    perm = np.argmin(cost, 3)
+    distinct = (np.diff(np.sort(perm, 2), axis=2) > 0).all(2)
+    err = np.take_along_axis(cost, perm[..., None], 3)[..., 0].mean(2)
+    err[~distinct] = np.inf
+    best = np.argmin(err, 1)
+    design = np.concatenate([canon[perm[rows, best]], np.ones((m, n, 1))], 2)
+    dt = design.transpose(0, 2, 1)
+    affine = np.linalg.solve(dt @ design + 1e-9 * np.eye(3), dt @ points).transpose(0, 2, 1)
+    sv = np.sqrt(np.maximum(_eig2(affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]), 0))
+    shape_ok = np.clip((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15, 0, 1)
+    # The step along the face's unforeshortened direction, as the pips' long axis.
+    quality = np.exp(-np.minimum(err[rows, best], 50) / 0.05) * shape_ok * _step_ok(sv[:, 1], radius, side)
+    return np.where(distinct.any(1), quality, 0.0), affine
 
-    def whiten(x: np.ndarray) -> np.ndarray:
-        vals, vecs = np.linalg.eigh(np.cov(x.T) + 1e-9 * np.eye(2))
-        return x @ vecs @ np.diag(1 / np.sqrt(vals)) @ vecs.T
 
-    pw, cw = whiten(p0), whiten(c0)
-    best, best_perm = np.inf, None
-    for i in range(n):
-        for j in range(n):
-            if np.linalg.norm(cw[j]) < 1e-6 or np.linalg.norm(pw[i]) < 1e-6:
+def _discs(pips: Pips, idx: np.ndarray) -> np.ndarray:
+    """How much sets of marks (m×n) look like pips, 0-1: discs (seen at a slant, ellipses),
+    not letters or symbols; a lone pip must be round too, as a tilted face's never gets
+    far from round before its side faces show larger."""
+    disc = (np.clip((_mids(pips.fill[idx]) - 0.65) / 0.15, 0, 1)
+            * np.clip((1.3 - _mids(pips.outline[idx])) / 0.12, 0, 1))
+    if idx.shape[1] == 1:
+        disc = disc * np.clip((pips.roundness[idx[:, 0]] - 0.5) / 0.2, 0, 1)
+    return disc
+
+
+def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray) -> np.ndarray:
+    """How well the nine places of each fitted grid agree with the pattern of ``value``
+    (0-1): where the pattern has no pip the face is plain; a mark there is another face's."""
+    places = affine[:, None, :, :2] @ GRID[None, :, :, None]
+    places = places[..., 0] + affine[:, None, :, 2]
+    h, w = pips.response.shape
+    px, py = np.round(places[..., 0]).astype(int), np.round(places[..., 1]).astype(int)
+    on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~_OCCUPIED[value]
+    seen = np.where(on, pips.response[np.clip(py, 0, h - 1), np.clip(px, 0, w - 1)], 0).max(1)
+    # A light mark half as strong as the pips is glare on a dark die; a dark one is a pip
+    # under glare, or another face's.
+    worst = 0.75 if not pips.dark else 0.5
+    return np.clip((worst - seen / np.maximum(contrast, 1.0)) / 0.25, 0, 1)
+
+
+# Where the face is sampled, in grid steps: a square over the pip grid and a little
+# beyond; for a lone pip, whose face's turn is unknown, rings around it.
+_LATTICE = np.array([(x, y) for y in np.linspace(-1.6, 1.6, 9) for x in np.linspace(-1.6, 1.6, 9)])
+_RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.7, 1.1, 1.6)
+                   for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
+
+
+def _plains(gray: np.ndarray, pips: Pips, affine: np.ndarray, contrast: np.ndarray,
+            value: int) -> np.ndarray:
+    """How plain the face around each set of marks is (0-1): a die's face is one colour up
+    to its edges, apart from its marks. Clutter that passes for pips sits on a surface of
+    two colours or at an edge."""
+    h, w = gray.shape
+    lattice = _RINGS if value == 1 else _LATTICE
+    pts = (affine[:, None, :, :2] @ lattice[None, :, :, None])[..., 0] + affine[:, None, :, 2]
+    px, py = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+    on = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+    free = on & ~pips.inside[py, px]
+    count = free.sum(1)
+    values = np.sort(np.where(free, gray[py, px].astype(float), np.inf), 1)
+    rows = np.arange(len(affine))
+    lo = values[rows, (0.1 * count).astype(int)]
+    hi = values[rows, np.maximum(0, (0.9 * count).astype(int) - 1)]
+    spread = np.where(count >= 12, hi - np.where(count >= 12, lo, 0), np.inf)
+    return np.clip((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15, 0, 1)
+
+
+@dataclass(frozen=True)
+class _Face:
+    read: FaceRead
+    blob: int
+    pips: list[int]  # its pips
+    grid: np.ndarray  # 2×3: its pip grid (pips one apart) to image pixels
+    flat: float  # its pips' roundness (short over long axis, of their mean shape)
+
+
+def _alike(pips: Pips, chosen: list[int], others: list[int]) -> np.ndarray:
+    """Which of ``others`` have the size and shape of each ``chosen`` pip: a bool matrix,
+    chosen × others."""
+    return pips.alike[np.ix_(chosen, others)]
+
+
+def _unexplained(pips: Pips, grid: np.ndarray, chosen: list[int], others: list[int]) -> int:
+    """How many of ``others`` lie on the fitted face and look like its pips: they should
+    have been part of it. (Pips unlike them, squashed another way, are a side face's.)"""
+    if not others:
+        return 0
+    a = grid
+    det = a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0]
+    if abs(det) < 1e-9:
+        return 0
+    inverse = np.array([[a[1, 1], -a[0, 1]], [-a[1, 0], a[0, 0]]]) / det
+    at = (pips.xy[others] - a[:, 2]) @ inverse.T
+    on = np.hypot(at[:, 0], at[:, 1]) <= 1.8 if len(chosen) == 1 else (np.abs(at) <= 1.6).all(1)
+    if not on.any():
+        return 0
+    return int(_alike(pips, chosen, [k for k, o in zip(others, on) if o]).any(0).sum())
+
+
+def _top_like(pips: Pips, group: list[int]) -> list[int]:
+    """The pips of a group that may be on a top face: round enough (a side face seen
+    almost edge on has pips squashed to slits)."""
+    return [k for k in group if pips.roundness[k] >= 0.45]
+
+
+_Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
+
+
+def _patterns(pips: Pips, sets: list[list[int]], side: float,
+              seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> None:
+    """How well each set of pips forms a face, into ``seen`` (the fit and its quality with
+    the grid checked, or None): sets of one size are fitted at once, and the same pips,
+    coming up again as faces are taken out, are not fitted twice."""
+    todo: dict[int, list[list[int]]] = {}
+    for chosen in sets:
+        if frozenset(chosen) not in seen:
+            todo.setdefault(len(chosen), []).append(chosen)
+            seen[frozenset(chosen)] = None
+    for n, same in todo.items():
+        idx = np.array(same)
+        quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
+        quality = quality * _discs(pips, idx)
+        grid = _grid_checks(pips, affine, n, _mids(pips.contrast[idx]))
+        for chosen, q, g, a in zip(same, quality, grid, affine):
+            if q >= 0.05:
+                seen[frozenset(chosen)] = (_Fit(float(q), a), float(q * g))
+
+
+def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
+    """Each proposed set of pips, least typical pips last, as itself and trimmed of one and
+    of two of those."""
+    out = []
+    b_all, round_all = pips.b.tolist(), pips.roundness.tolist()
+    for proposal in proposals:
+        members = list(proposal)
+        if len(members) > 1:
+            typical = sorted(b_all[k] for k in members)[len(members) // 2]
+            members.sort(key=lambda k: abs(math.log(b_all[k] / typical))
+                         + max(0.0, 0.85 - round_all[k]))
+        top = min(len(members), 6)
+        out.append((proposal, [members[:keep] for keep in range(top, max(0, top - 3), -1)]))
+    return out
+
+
+def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]], tops: list[int],
+               seen: dict[frozenset[int], tuple[_Fit, float] | None],
+               failed: set[tuple[int, ...]] | None = None) -> _Best | None:
+    """The best face among the trials (already fitted, in ``seen``): each proposal's first
+    sure one, or its best: (key, score, value, fit, pips). The proposals that
+    make no sure face go into ``failed``."""
+    best: _Best | None = None
+    for proposal, trial in trials:
+        sure = False
+        for chosen in trial:
+            pattern = seen[frozenset(chosen)]
+            if pattern is None:
                 continue
-            t = np.arctan2(pw[i, 1], pw[i, 0]) - np.arctan2(cw[j, 1], cw[j, 0])
-            rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-            rc = cw @ rot.T
-            cost = ((pw[:, None] - rc[None]) ** 2).sum(2)
-            perm = np.argmin(cost, 1)
-            if len(set(perm.tolist())) != n:
-                continue
-            err = float(cost[np.arange(n), perm].mean())
-            if err < best:
-                best, best_perm = err, perm
-    if best_perm is None:
-        return 0.0
-    # The affine map from the canonical grid to the image: its scale is the pip spacing.
-    design = np.hstack([canon[best_perm], np.ones((n, 1))])
-    affine, *_ = np.linalg.lstsq(design, points, rcond=None)
-    sv = np.linalg.svd(affine[:2], compute_uv=False)
-    spacing = sv / side
-    shape_ok = float(np.clip((sv[1] / sv[0] - 0.45) / 0.15, 0, 1))
-    scale_ok = float(np.clip(min((spacing[1] - 0.13) / 0.04, (0.4 - spacing[0]) / 0.05), 0, 1))
-    return float(np.exp(-best / 0.05)) * shape_ok * scale_ok
-
-
-def face_support(gray: np.ndarray, mask: np.ndarray, centre: tuple[float, float], side: float,
-                 marks: list[Pip]) -> float:
-    """How much the area around a face's marks looks like the face of a die (0-1).
-
-    A die's face is one plain colour right up to its marks, and lies wholly on the die. The
-    clutter that can pass for a die (a corner of a laptop, a cable on a table, a key) has
-    marks too, but on a surface of two colours or at the edge of an object. The spread of
-    grey over the face (marks left out) is compared with the marks' own contrast.
-    """
-    disk = np.zeros(gray.shape, np.uint8)
-    cv2.circle(disk, (int(round(centre[0])), int(round(centre[1]))), max(2, int(0.36 * side)), 1, -1)
-    area = int(disk.sum())
-    if area == 0 or not marks:
-        return 0.0
-    for p in marks:
-        cv2.circle(disk, (int(round(p.x)), int(round(p.y))), int(1.6 * p.a + 1), 0, -1)
-    inside = (disk > 0) & (mask > 0)
-    coverage = (int(inside.sum()) + (area - int(disk.sum()))) / area
-    values = gray[inside]
-    if values.size < 8:
-        return 0.0
-    lo, hi = np.percentile(values, (10, 90))
-    contrast = float(np.median([p.contrast for p in marks]))
-    plain = float(np.clip((0.3 - (hi - lo) / max(contrast, 1.0)) / 0.15, 0, 1))
-    return plain * float(np.clip((coverage - 0.6) / 0.25, 0, 1))
-
-
-def read_pips(crop: np.ndarray, mask: np.ndarray, side: float, *, threshold: float = 0.5) -> FaceRead:
-    """The top face's value, with a confidence; ``"unknown"`` when below ``threshold``.
-
-    A die whose face does not look like a die's at all (see :func:`face_support`) is reported
-    with no marks, so that the caller can drop it as clutter.
-    """
-    h, w = mask.shape
-    centre = (w / 2, h / 2)
-    best = FaceRead("unknown", 0.0, centre)
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-    pips = find_pips(gray, mask, side)
-    if not pips:
-        return FaceRead("unknown", 0.0, centre, 0)
-    candidates = sorted(_top_face(pips, side), key=lambda p: -p.b * p.roundness)
-    if not candidates:
-        best = FaceRead("unknown", 0.0, (float(np.mean([p.x for p in pips])),
-                                         float(np.mean([p.y for p in pips]))))
-    # Drop the least top-like pips one by one until what is left is a die face.
-    for keep in range(min(len(candidates), 6), 0, -1):
-        chosen = candidates[:keep]
-        points = np.array([(p.x, p.y) for p in chosen])
-        fit = _fit(points, keep, side)
-        dropped = len(candidates) - keep
-        confidence = fit * (0.85 ** dropped)
-        if confidence > best.confidence:
-            best = FaceRead(str(keep), confidence, tuple(points.mean(0)), len(pips))
-        if fit > 0.5:
-            break
-    support = face_support(gray, mask, best.centre, side, candidates or pips)
-    if support < 0.3:
-        return FaceRead("unknown", 0.0, best.centre, 0)
-    best = FaceRead(best.face, best.confidence * support, best.centre, best.marks)
-    if best.confidence < threshold:
-        return FaceRead("unknown", best.confidence, best.centre, len(pips))
+            fit, quality = pattern
+            if best is not None and best[0][0] and (quality < 0.5 or len(chosen) < best[2]):
+                continue  # (it cannot beat a sure face with as many pips)
+            unexplained = _unexplained(pips, fit.affine, chosen, [k for k in tops if k not in chosen])
+            score = quality * 0.6 ** unexplained
+            # A sure face that explains more pips beats a part of it.
+            key = (score >= 0.5, len(chosen) if score >= 0.5 else 0, score)
+            if best is None or key > best[0]:
+                best = (key, score, len(chosen), fit, chosen)
+            if score > 0.5:
+                sure = True
+                break
+        if not sure and failed is not None:
+            failed.add(proposal)
     return best
+
+
+def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: float,
+                 seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
+    """The best die face each group of pips makes (or None), all groups at once.
+
+    A face's pips are alike (one size, squashed the same way); a group may hold a side
+    face's too, or a dark gap between dice passing for a pip. So each pip proposes the
+    pips like it within a face's reach, dropping the least typical ones if they fit no
+    pattern; when no proposal is surely a face, those that are not split in space (the pips
+    of dice side by side are alike too). The face that fits best wins.
+    """
+    tops: list[list[int]] = []
+    trials: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
+    for group in groups:
+        t = _top_like(pips, group)
+        tops.append(t)
+        if not t:
+            trials.append([])
+            continue
+        near = np.linalg.norm(pips.xy[t][:, None] - pips.xy[t][None], axis=2) <= 0.75 * side
+        proposals = {tuple(sorted(np.array(t)[row].tolist())) for row in _alike(pips, t, t) & near}
+        trials.append(_trials(pips, proposals))
+    _patterns(pips, [c for trial in trials for _, cs in trial for c in cs], side, seen)
+    best: list[_Best | None] = []
+    split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
+    for t, trial in zip(tops, trials):
+        failed: set[tuple[int, ...]] = set()
+        b = _best_face(pips, trial, t, seen, failed)
+        best.append(b)
+        parts: set[tuple[int, ...]] = set()
+        if b is None or b[1] < 0.8 or not any(len(p) == b[2] for p, _ in trial):
+            for proposal in failed:
+                points = pips.xy[list(proposal)]
+                for k in range(2, min(3, len(proposal)) + 1):
+                    labels = _kmeans(points, k)
+                    parts.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
+                                 for j in range(k) if (labels == j).any())
+        split.append(_trials(pips, parts - {p for p, _ in trial}))
+    _patterns(pips, [c for trial in split for _, cs in trial for c in cs], side, seen)
+    for i, (t, trial) in enumerate(zip(tops, split)):
+        other = _best_face(pips, trial, t, seen) if trial else None
+        if other is not None and (best[i] is None or other[0] > best[i][0]):
+            best[i] = other
+    # The face around the marks must be plain: checked at once for faces of one value.
+    out: list[_Face | None] = [None] * len(groups)
+    by_value: dict[int, list[int]] = {}
+    for i, b in enumerate(best):
+        if b is not None:
+            by_value.setdefault(b[2], []).append(i)
+    for value, which in by_value.items():
+        chosen = [best[i][4] for i in which]  # type: ignore[index]
+        grids = np.array([best[i][3].affine for i in which])  # type: ignore[index]
+        plain = _plains(gray, pips, grids, _mids(pips.contrast[np.array(chosen)]), value)
+        for i, p in zip(which, plain):
+            _, score, _, fit, c = best[i]  # type: ignore[misc]
+            score *= float(p)
+            if p >= 0.3 and score >= 0.1:  # (else nothing like a die's face: clutter)
+                out[i] = _face(pips, c, fit.affine, score, len(groups[i]))
+    return out
+
+
+def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: int) -> _Face:
+    """A face read from ``chosen`` pips on ``grid``."""
+    centre = grid[:, 2]
+    side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
+    low, high = _eig2(pips.cov[chosen].mean(0))
+    read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
+    return _Face(read, int(pips.blob[chosen[0]]), chosen, grid,
+                 float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))))
+
+
+def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
+                side: float) -> tuple[list[_Face], list[list[int]]]:
+    """The groups that may be one face as they are (at most six pips, all round; alike, as
+    pips are joined only to pips like them), read all at once: the faces read surely, and
+    the groups left to read more carefully."""
+    by_size: dict[int, list[list[int]]] = {}
+    rest = []
+    for g in groups:
+        if len(g) <= 6 and len(_top_like(pips, g)) == len(g):
+            by_size.setdefault(len(g), []).append(g)
+        else:
+            rest.append(g)
+    faces = []
+    for n, same in by_size.items():
+        idx = np.array(same)
+        quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
+        quality = quality * _discs(pips, idx)
+        contrast = _mids(pips.contrast[idx])
+        plain = _plains(gray, pips, affine, contrast, n)
+        score = quality * _grid_checks(pips, affine, n, contrast) * plain
+        for g, sure, grid, p in zip(same, score, affine, plain):
+            if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
+                faces.append(_face(pips, g, grid, float(sure), n))
+            elif n > 1:
+                rest.append(g)  # (a lone pip read doubtfully has nothing more to try)
+    return faces, rest
+
+
+def _side_face(a: _Face, b: _Face, count: int) -> _Face | None:
+    """Of two faces read close together in a blob of about ``count`` dice, the one that is
+    a side face of the other's die, or None if they are the top faces of two dice.
+
+    A camera looks at a table from its near side, the far side up in the picture: a die's
+    top face shows above its front face, both squashed along the picture's height, one
+    more than the other (the top face less below 45°, more beyond). Its left and right
+    faces show beside the top face, squashed across, seen almost edge on. Two dice one
+    behind the other look alike, one above the other: told from one die by the blob's size.
+    """
+    d = np.array(b.read.centre) - np.array(a.read.centre)
+    dist = float(np.hypot(*d))
+    if dist > 1.3 * max(a.read.side, b.read.side):
+        return None
+    flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
+    squashed = rounder.flat - flatter.flat > 0.1
+    if abs(float(d[1])) >= 0.6 * dist:
+        lower = b if d[1] > 0 else a
+        # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
+        return lower if squashed or (count == 1 and rounder.flat < 0.88) else None
+    return flatter if rounder.flat - flatter.flat > 0.15 else None
+
+
+def _drop_side_faces(faces: list[_Face], count: int) -> list[_Face]:
+    """The top faces among the faces read in a blob of about ``count`` dice."""
+    pairs = sorted(((_apart(a, b), i, j) for i, a in enumerate(faces)
+                    for j, b in enumerate(faces) if i < j), key=lambda p: p[0])
+    dropped: set[int] = set()
+    for _, i, j in pairs:
+        if i in dropped or j in dropped:
+            continue
+        side = _side_face(faces[i], faces[j], count)
+        if side is not None:
+            dropped.add(i if side is faces[i] else j)
+    return [f for k, f in enumerate(faces) if k not in dropped]
+
+
+def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
+    """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps."""
+    d = np.sqrt(((points[:, None] - points[None]) ** 2).sum(2))
+    chosen = [int(np.argmax(d.sum(1)))]
+    for _ in range(k - 1):
+        chosen.append(int(np.argmax(d[chosen].min(0))))
+    labels = np.argmin(d[chosen], 0)
+    for _ in range(3):
+        count = np.maximum(np.bincount(labels, minlength=k), 1)
+        centres = np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
+        centres /= count[:, None]
+        moved = np.argmin(((points[:, None] - centres[None]) ** 2).sum(2), 1)
+        if (moved == labels).all():
+            break
+        labels = moved
+    return labels
+
+
+def _read_clusters(gray: np.ndarray, pips: Pips, groups: list[list[int]],
+                   side: float) -> list[list[_Face]]:
+    """The faces in groups of pips that are not plainly one face each: a group can hold the
+    faces of dice touching with no seam to be seen between them (dark dice), and a side
+    face or two. In each, the best face is taken out with every pip on it, then the best
+    of the rest, and so on; all groups a round at a time, so that their fits are batched."""
+    faces: list[list[_Face]] = [[] for _ in groups]
+    rests = [list(g) for g in groups]
+    seen: dict[frozenset[int], tuple[_Fit, float] | None] = {}
+    active = list(range(len(groups)))
+    while active:
+        found = _read_groups(gray, pips, [rests[i] for i in active], side, seen)
+        still = []
+        for i, face in zip(active, found):
+            if face is None:
+                continue
+            faces[i].append(face)
+            # Every pip on the face goes with it (it fits no other face); a lone pip's face
+            # has none but it (its grid is checked empty).
+            rest = rests[i]
+            inverse = np.linalg.inv(face.grid[:, :2])
+            at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
+            on = (np.abs(at) <= 1.6).all(1) & (len(face.pips) > 1)
+            rests[i] = [k for k, o in zip(rest, on) if not o and k not in face.pips]
+            # What is left holds another face only if some pip there is like this face's
+            # (a side face's pips are squashed another way).
+            if rests[i] and _alike(pips, face.pips, rests[i]).any():
+                still.append(i)
+        active = still
+    return faces
+
+
+def _apart(a: _Face, b: _Face) -> float:
+    """How far apart two faces are, in face sides."""
+    d = np.hypot(a.read.centre[0] - b.read.centre[0], a.read.centre[1] - b.read.centre[1])
+    return float(d / max(a.read.side, b.read.side, 1e-6))
+
+
+def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, FaceRead]]:
+    """Every top face on the dice of a view: (blob, face) pairs in view pixels, confidence
+    below ``threshold`` reported as unknown."""
+    image, side = view.image, view.side
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    smooth = cv2.blur(gray, (3, 3))
+    faces: dict[int, list[_Face]] = {}
+    # Both kinds of pips are found; on each blob, the kind with more round discs is its
+    # dice's (the other kind is the face showing between pips, or glare).
+    kinds = [find_pips(gray, view.body, view.boxes, side, dark=dark) for dark in (True, False)]
+    weight = [np.bincount(p.blob, p.contrast * ((p.roundness >= 0.6) & (p.fill >= 0.8)),
+                          len(view.boxes) + 1) for p in kinds]
+    for pips, mine, theirs in ((kinds[0], weight[0], weight[1]), (kinds[1], weight[1], weight[0])):
+        use = (mine >= theirs)[pips.blob]
+        groups = [g for g in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side, use))
+                  if use[g[0]]]
+        # A group of pips far flatter than the roundest on its blob is a side face seen
+        # almost edge on.
+        flat = [float(_mid(pips.roundness[g])) for g in groups]
+        roundest = np.zeros(len(view.boxes) + 1)
+        for g, roundness in zip(groups, flat):
+            roundest[pips.blob[g[0]]] = max(roundest[pips.blob[g[0]]], roundness)
+        groups = [g for g, roundness in zip(groups, flat)
+                  if roundness >= roundest[pips.blob[g[0]]] - 0.45]
+        read, rest = _read_clean(gray, pips, groups, side)
+        for face in read:
+            faces.setdefault(face.blob, []).append(face)
+        for g, found in zip(rest, _read_clusters(gray, pips, rest, side)):
+            faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
+    out = []
+    for blob, found in faces.items():
+        # One face read twice (its pips, and the plain face between them as light marks):
+        # the surer reading, then the one with more marks, is the face.
+        found.sort(key=lambda face: (-face.read.confidence, -face.read.marks))
+        unique: list[_Face] = []
+        for face in found:
+            if all(_apart(face, k) > 0.4 for k in unique):
+                unique.append(face)
+        for face in _drop_side_faces(unique, view.counts[blob - 1]):
+            read = face.read
+            name = read.face if read.confidence >= threshold else "unknown"
+            out.append((blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
+    return out

@@ -9,14 +9,14 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from vision.dice.find import DieRegion, find_dice
-from vision.dice.pips import FaceRead, read_pips
+from vision.dice.find import DieRegion, find_blobs, find_dice
+from vision.dice.layout import PIP_FACES
+from vision.dice.pips import READ_SIDE, FaceRead, read_pip_faces
 from vision.tray import Tray
 
 __all__ = ["UNKNOWN", "DiceReader", "DiceReading", "Die", "FaceReader"]
 
 UNKNOWN = "unknown"
-READ_SIDE = 56.0
 
 
 class FaceReader(Protocol):
@@ -79,23 +79,43 @@ class DiceReader:
                  threshold: float = 0.5, names: tuple[str, ...] | None = None) -> None:
         self.tray = tray
         self.threshold = threshold
+        self._read_face = faces
         if faces is None:
-            self._read_face: FaceReader = lambda crop, mask, side: read_pips(
-                crop, mask, side, threshold=threshold)
-            self.names = names or ("1", "2", "3", "4", "5", "6")
+            self.names = names or PIP_FACES
         else:
-            self._read_face = faces
             self.names = names or tuple(getattr(faces, "names", ()))
 
     def read(self, frame: np.ndarray) -> DiceReading:
-        dice = []
-        for region in find_dice(frame, self.tray):
-            die = self._read(frame, region)
-            if die is not None:
-                dice.append(die)
+        faces = self._read_face
+        if faces is None or hasattr(faces, "read_view"):
+            dice = self._read_view(frame)
+        else:
+            dice = [die for region in find_dice(frame, self.tray)
+                    if (die := self._read(frame, region)) is not None]
         return DiceReading(tuple(dice), (frame.shape[1], frame.shape[0]), self.names)
 
+    def _read_view(self, frame: np.ndarray) -> list[Die]:
+        """The whole frame at once: blobs found, then every face read on a copy scaled so
+        that a die is a set size (enough for its marks; the cost no longer grows with the
+        camera's resolution)."""
+        blobs = find_blobs(frame, self.tray)
+        if not len(blobs):
+            return []
+        faces = self._read_face
+        if faces is None:
+            view = blobs.view(frame, READ_SIDE)
+            reads = read_pip_faces(view, threshold=self.threshold)
+        else:
+            view = blobs.view(frame, faces.read_side)  # type: ignore[attr-defined]
+            reads = faces.read_view(view, threshold=self.threshold)  # type: ignore[attr-defined]
+        size = (frame.shape[1], frame.shape[0])
+        f = view.scale
+        return [Die(face.face, _box(0, 0, (face.centre[0] / f, face.centre[1] / f), face.side / f,
+                                    size), float(face.confidence))
+                for _, face in reads]
+
     def _read(self, frame: np.ndarray, region: DieRegion) -> Die | None:
+        assert self._read_face is not None
         x, y, w, h = region.box
         crop, mask = frame[y:y + h, x:x + w], region.mask
         # Faces are read at about READ_SIDE pixels a side: enough for pips and symbols,
@@ -108,9 +128,15 @@ class DiceReader:
         read = self._read_face(crop, mask, region.side * f)
         if read.face == UNKNOWN and read.marks == 0:
             return None  # no mark at all: a blank blob, not a die
-        half = region.side / 2
-        cx, cy = read.centre[0] / f, read.centre[1] / f
-        x0, y0 = max(0.0, cx - half), max(0.0, cy - half)
-        x1, y1 = min(float(w), cx + half), min(float(h), cy + half)
-        box = (int(round(x + x0)), int(round(y + y0)), int(round(x1 - x0)), int(round(y1 - y0)))
-        return Die(read.face, box, float(read.confidence))
+        centre = (read.centre[0] / f, read.centre[1] / f)
+        return Die(read.face, _box(x, y, centre, region.side, (w, h)), float(read.confidence))
+
+
+def _box(x: int, y: int, centre: tuple[float, float], side: float,
+         size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """A box one die ``side`` wide around a face's ``centre`` (crop coordinates at crop
+    origin ``x, y``), kept inside the crop of ``size``."""
+    half = side / 2
+    x0, y0 = max(0.0, centre[0] - half), max(0.0, centre[1] - half)
+    x1, y1 = min(float(size[0]), centre[0] + half), min(float(size[1]), centre[1] + half)
+    return int(round(x + x0)), int(round(y + y0)), int(round(x1 - x0)), int(round(y1 - y0))

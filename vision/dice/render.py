@@ -30,6 +30,7 @@ _TEXTURE = 128
 class DieStyle:
     """How a set of dice looks: body and ink colours (BGR) and pip geometry."""
 
+    name: str
     body: tuple[int, int, int]
     ink: tuple[int, int, int]
     pip_offset: float = 0.26
@@ -38,15 +39,15 @@ class DieStyle:
 
 
 DIE_STYLES: tuple[DieStyle, ...] = (
-    DieStyle((235, 240, 240), (25, 25, 25)),
-    DieStyle((200, 225, 235), (30, 30, 40), pip_radius=0.095),
-    DieStyle((40, 40, 190), (240, 240, 240), pip_offset=0.27),
-    DieStyle((35, 35, 35), (235, 235, 235), pip_radius=0.08),
-    DieStyle((150, 80, 30), (245, 245, 245), big_one=True),
-    DieStyle((60, 140, 40), (240, 240, 240), pip_offset=0.25, pip_radius=0.09),
-    DieStyle((40, 200, 230), (20, 20, 20)),
-    DieStyle((240, 240, 245), (30, 30, 200), big_one=True, pip_radius=0.08),
-    DieStyle((110, 40, 110), (230, 230, 230), pip_offset=0.28, pip_radius=0.075),
+    DieStyle("white", (235, 240, 240), (25, 25, 25)),
+    DieStyle("ivory", (200, 225, 235), (30, 30, 40), pip_radius=0.095),
+    DieStyle("red", (40, 40, 190), (240, 240, 240), pip_offset=0.27),
+    DieStyle("black", (35, 35, 35), (235, 235, 235), pip_radius=0.08),
+    DieStyle("blue", (150, 80, 30), (245, 245, 245), big_one=True),
+    DieStyle("green", (60, 140, 40), (240, 240, 240), pip_offset=0.25, pip_radius=0.09),
+    DieStyle("yellow", (40, 200, 230), (20, 20, 20)),
+    DieStyle("white, red pips", (240, 240, 245), (30, 30, 200), big_one=True, pip_radius=0.08),
+    DieStyle("purple", (110, 40, 110), (230, 230, 230), pip_offset=0.28, pip_radius=0.075),
 )
 
 
@@ -129,6 +130,8 @@ class RenderedDie:
 class Scene:
     image: np.ndarray
     dice: list[RenderedDie] = field(default_factory=list)
+    # How it was drawn, for telling which conditions a reader fails in.
+    conditions: dict[str, object] = field(default_factory=dict)
 
     def labels(self) -> list[dict[str, object]]:
         return [{"face": d.face, "box": list(d.box)} for d in self.dice]
@@ -200,16 +203,20 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
     faces = faces or (PIP_FACES if kind == "pips" else RUNE_FACES)
     style = style or DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
     for _ in range(100):
-        # The reader assumes dice that stand out from the tray, as anyone would choose.
+        # The reader assumes dice that stand out from the tray, as anyone would choose; white
+        # dice on pale wood (the webcam photos) are about 20 apart.
         # (A surface's colour comes first from its own generator, whatever the size.)
         pick = surface or BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
         surface_seed = int(rng.integers(2**31))
         if surface or _contrast(style.body, background(
-                pick, 64, 64, np.random.default_rng(surface_seed))) >= 45:
+                pick, 64, 64, np.random.default_rng(surface_seed))) >= 20:
             break
     surface = pick
     tilt = float(rng.uniform(0, 30)) if tilt is None else tilt
-    die_px = float(rng.uniform(45, 75)) * width / 1280 if die_px is None else die_px
+    if die_px is None:
+        # Dice 45-75 px a side at 1280 px wide; never below 30 px, where pips are 5 px across
+        # and a person zooming in can still count them.
+        die_px = float(rng.uniform(max(30.0, 45 * width / 1280), max(40.0, 75 * width / 1280)))
     side = 16.0
     focal = 0.95 * width
     cam = Camera(width, height, focal, focal * side / die_px, tilt, float(rng.uniform(-3, 3)))
@@ -295,11 +302,15 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
             _paste(image, tex, quad, shade, spot)
             if label == "top":
                 dice.append(RenderedDie(top, quad))
-    blur = float(rng.choice([0.0, 0.6, 1.0, 1.6])) if blur is None else blur
+    if blur is None:  # lens blur in proportion to the die: small dice are not smeared away
+        blur = float(rng.choice([0.0, 0.6, 1.0, 1.6])) * min(1.0, die_px / 50)
     out = camera_effects(np.clip(image, 0, 255).astype(np.uint8), rng, blur=blur,
                          noise=float(rng.uniform(1.5, 5)), vignette=float(rng.uniform(0.05, 0.3)),
-                         jpeg=int(rng.integers(70, 96)))
-    return Scene(out, dice)
+                         jpeg=int(rng.integers(70, 96)), exposure=float(rng.uniform(0.8, 1.15)),
+                         tint=tuple(float(t) for t in 1 + rng.uniform(-0.07, 0.07, 3)))
+    return Scene(out, dice, {"style": style.name,
+                             "surface": surface, "tilt": round(tilt, 1), "die_px": round(die_px, 1),
+                             "blur": round(blur, 2)})
 
 
 def write_scene_set(folder: str | Path, seeds: range, **kwargs: object) -> list[Path]:
@@ -330,8 +341,10 @@ def write_face_folder(folder: str | Path, seed: int, *, faces: tuple[str, ...] =
     for face in faces:
         (folder / face).mkdir(parents=True, exist_ok=True)
         for n in range(photos):
+            # Close enough to see the symbol well, as anyone teaching would take them.
             scene = render_scene(int(rng.integers(2**31)), count=int(rng.integers(1, 4)),
                                  kind="runes", width=640, height=480, style=style, faces=(face,),
-                                 tilt=float(rng.uniform(0, 12)), glare=0.0, blur=0.0)
+                                 tilt=float(rng.uniform(0, 12)), glare=0.0, blur=0.0,
+                                 die_px=float(rng.uniform(70, 110)))
             cv2.imwrite(str(folder / face / f"photo_{n}.jpg"), scene.image)
     return folder
