@@ -72,7 +72,7 @@ def _zun(state: Mapping[str, Any], card: str) -> list[Choice]:
     try:
         card = card_meaning(card, "locations")["to"]
     except ValueError:
-        pass  # not a Location we know: offered as read, the engine names the problem
+        return []  # not a Location (a Runecast card on the tray): it means nothing here
     verbs = ["travel"] if state.get("phase") == "start" else []
     verbs += ["purge", "scramble", "swap"] if state.get("phase") == "action" else []
     return [Choice(f"loc.{verb}", {"action": verb, "to": card}, card) for verb in verbs]

@@ -56,6 +56,8 @@ def test_cards_are_loki_s_card_a_hero_s_fate_or_a_location() -> None:
     assert [c.action["action"] for c in choices("zun", action, counts={}, cards=["Mirror Lake"])] \
         == ["purge", "scramble", "swap"]
     assert "Mirror Lake" in card_names("zun") and len(card_names("runecast")) == 8
+    # A card that is no Location (a Loki's Chosen card left on the tray) means nothing in Zun.
+    assert choices("zun", zun, counts={}, cards=["FRR-FRF-FFR"]) == []
 
 
 @pytest.mark.parametrize(("name", "kind", "meaning"), [
