@@ -92,6 +92,17 @@ def _loki_roll(app: Any) -> None:
                                    "trees": pool - 2 * (pool // 3)}, "RFR-FRR-RRF")
 
 
+def _settings(tab: str, *, calibrate: bool = False) -> Callable[[Any], None]:
+    def show(app: Any) -> None:
+        app.go("settings")
+        screen = app.screen("settings")
+        screen.show_tab(tab)
+        if calibrate:
+            screen.calibrate("tray")
+
+    return show
+
+
 def _panel_drawer(app: Any) -> None:
     """The on-screen panel of the desktop demo, open over the table."""
     app.go("table")
@@ -101,7 +112,10 @@ def _panel_drawer(app: Any) -> None:
 def scenes() -> Iterator[Scene]:
     """The tour: (file name, what to do before the picture)."""
     yield "home-empty", lambda app: app.go("home")
-    yield "settings", lambda app: app.go("settings")
+    yield "settings", _settings("broker")
+    yield "settings-camera", _settings("camera", calibrate=True)
+    yield "settings-trackers", _settings("trackers")
+    yield "settings-pins", _settings("pins")
     # Runes of Zun: teams, Tourist Locations, a game under way.
     yield "zun-setup", _setup("zun")
     yield "zun-table", lambda app: _start(

@@ -276,22 +276,37 @@ UI.register({
     "camera.as": "Enter as",
     "camera.no_use": "{game} has no use for this reading now: Discard it.",
     "camera.not_as": "This reading cannot be entered as {verb} now: choose what it is.",
+    "camera.played": "Camera: {what}",
+    "camera.held_dice": "Camera: Loki's dice are kept until the Loki's Chosen card is read.",
+    "camera.held_card": "Camera: the Loki's Chosen card is kept until Loki's dice are read.",
+    "camera.refused": "The camera's reading was not played: {error}",
     # Settings
     "settings.title": "Settings",
-    "settings.broker": "Broker",
     "settings.host": "Host",
     "settings.port": "Port",
     "settings.table_id": "Table id",
     "settings.save": "Save",
     "settings.saved": "Saved to {path}. Restart the companion to reconnect.",
-    "settings.camera": "Camera and tray",
     "settings.calibrate": "Calibrate tray",
-    "settings.calibrated": "Tray found: {corners}",
-    "settings.pins": "Button pins",
+    "settings.calibrate_empty": "Retake empty tray",
+    "settings.calibrating": "Calibrating: keep the tray empty and still…",
+    "settings.calibrate_help": "Take every die and card off the tray first. Calibrate tray "
+                               "finds the four corner markers; Retake empty tray keeps them "
+                               "and photographs the empty tray again (after the light changed).",
+    "settings.calibrated_markers": "Tray calibrated: the corner markers were found, the tray is "
+                                   "seen from above ({width}×{height}), and the empty tray is "
+                                   "kept.",
+    "settings.calibrated_empty": "Tray calibrated: no corner markers, so the whole picture counts "
+                                 "as the tray; the empty tray is kept.",
+    "settings.calibration_failed": "The tray was not calibrated: {error}",
+    "settings.no_preview": "Waiting for the camera's picture…",
+    "settings.tab.broker": "Broker",
+    "settings.tab.camera": "Camera",
+    "settings.tab.trackers": "Trackers",
+    "settings.tab.pins": "Buttons",
     "settings.pins_simulated": "Simulated pins: the keyboard and the Panel drawer press them.",
     "settings.pin_line": "{name}: GPIO {pin}",
     "settings.pin_pressed": "● {name}: GPIO {pin}",
-    "settings.trackers": "LED trackers",
     "settings.brightness": "Brightness {percent}%",
     # The button panel
     "panel.handle": "Panel",
