@@ -104,7 +104,7 @@ class CameraScreen(AppScreen):
         for face in self.faces:
             counts[face] = counts.get(face, 0) + 1
         if reading.kind == "dice":
-            self.summary = ", ".join(f"{n} × {face}" for face, n in counts.items())
+            self.summary = "\n".join(f"{n} × {face}" for face, n in counts.items())
             self.hint = t("camera.tap_to_fix")
         else:
             self.summary = t("camera.card_summary", names=", ".join(self.names))
