@@ -10,9 +10,8 @@ not a question.
 
 from __future__ import annotations
 
+import base64
 import json
-import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -29,10 +28,11 @@ from companion.demo.samples import dice_photo, face_folder
 from companion.table import Table
 from tests.app.conftest import AppDriver
 from tests.support.broker import SecureBroker
+from tests.support.camera import empty_tray, show
 from tests.support.mqtt import Probe
 from tests.support.wait import until
 from vision.dice.cli import make_reader
-from vision.tray import Tray, marker_sheet
+from vision.tray import Tray
 from vision.watch import TrayReader
 
 RUNECAST = "runecast players=Ann,Bob,Cid seed=5"
@@ -45,20 +45,10 @@ def photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("photos")
     faces = face_folder(root / "faces")
     cv2.imwrite(str(root / "dice.png"), dice_photo(ROLL, TrayReader(make_reader(str(faces)))))
-    empty = np.full((480, 640, 3), (60, 110, 50), np.uint8)
-    cv2.imwrite(str(root / "empty.png"), empty)
-    for marker, (x, y) in zip(marker_sheet(60), [(0, 0), (556, 0), (556, 396), (0, 396)]):
-        empty[y:y + 84, x:x + 84] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
-    cv2.imwrite(str(root / "markers.png"), empty)
+    cv2.imwrite(str(root / "empty.png"), empty_tray())
+    cv2.imwrite(str(root / "markers.png"), empty_tray(markers=True))
     return {"faces": faces, "dice": root / "dice.png", "markers": root / "markers.png",
             "empty": root / "empty.png"}
-
-
-def show(folder: Path, photo: Path) -> None:
-    """Put ``photo`` in front of the camera: the folder's one frame, replaced at once."""
-    folder.mkdir(exist_ok=True)
-    shutil.copy(photo, folder / ".next.png")
-    os.replace(folder / ".next.png", folder / "frame.png")
 
 
 def settings(tmp_path: Path, broker: SecureBroker, faces: Path, *, auto_confirm: bool = False
@@ -197,8 +187,6 @@ def test_the_camera_s_photo_status_preview_and_calibration(
 
 def reading(faces: dict[str, int], photo: Path) -> bytes:
     """A settled dice reading with its photo, as the camera process sends it."""
-    import base64
-
     listed = [face for face, n in faces.items() for _ in range(n)]
     jpeg = base64.b64encode(cv2.imencode(".jpg", cv2.imread(str(photo)))[1].tobytes()).decode()
     return json.dumps({"schema": 1, "seq": 1, "time": 0.0, "size": [640, 480],

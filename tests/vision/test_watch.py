@@ -4,7 +4,6 @@ the camera going away and coming back, and SIGTERM."""
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import shutil
@@ -21,11 +20,12 @@ import pytest
 
 from companion.demo.samples import card_photo, deck_folder, dice_photo, face_folder
 from tests.support.broker import SecureBroker
+from tests.support.camera import empty_tray, picture, show
 from tests.support.mqtt import Probe, schema_for, validate
 from vision.cards.deck import Deck
 from vision.cli import main
 from vision.dice.cli import make_reader
-from vision.tray import Tray, marker_sheet
+from vision.tray import Tray
 from vision.watch import TrayReader
 
 DICE = {"hammer": 2, "snake": 3, "tree": 1}
@@ -41,28 +41,6 @@ def samples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     cv2.imwrite(str(root / "dice.png"), dice_photo(DICE, reader))
     cv2.imwrite(str(root / "card.png"), card_photo(CARD, reader))
     return {"faces": faces, "deck": deck, "dice": root / "dice.png", "card": root / "card.png"}
-
-
-def picture(jpeg: str) -> np.ndarray:
-    image = cv2.imdecode(np.frombuffer(base64.b64decode(jpeg), np.uint8), cv2.IMREAD_COLOR)
-    assert image is not None
-    return image
-
-
-def markers_photo(path: Path) -> Path:
-    """An empty tray with the four corner markers, as the camera sees it."""
-    frame = np.full((480, 640, 3), (60, 110, 50), np.uint8)
-    for marker, (x, y) in zip(marker_sheet(60), [(0, 0), (556, 0), (556, 396), (0, 396)]):
-        frame[y:y + 84, x:x + 84] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
-    cv2.imwrite(str(path), frame)
-    return path
-
-
-def show(folder: Path, photo: Path) -> None:
-    """Put ``photo`` in front of the camera: the folder's one frame, replaced at once."""
-    folder.mkdir(exist_ok=True)
-    shutil.copy(photo, folder / ".next.png")
-    os.replace(folder / ".next.png", folder / "frame.png")
 
 
 def settings(tmp_path: Path, broker: SecureBroker, samples: dict[str, Path],
@@ -158,7 +136,8 @@ def test_watch_answers_the_companion_s_requests_for_a_preview_and_a_calibration(
     """The Settings screen's side of the camera, which belongs to the vision process: a
     preview while asked for, and tray calibrations from the next frame, answered and kept."""
     live = tmp_path / "live"
-    show(live, markers_photo(tmp_path / "markers.png"))
+    cv2.imwrite(str(tmp_path / "markers.png"), empty_tray(markers=True))
+    show(live, tmp_path / "markers.png")
     tray_file = tmp_path / "state" / "tray.json"
     config = settings(tmp_path, locked_broker, samples, locked_broker.users["vision-t1"].password,
                       vision=f'tray = "{tray_file}"\npreview_fps = 10')
