@@ -73,6 +73,7 @@ password_file = "{tmp_path / 'vision-t1.password'}"
 auto_confirm = {str(auto_confirm).lower()}
 faces = "{faces}"
 tray = "{tmp_path / 'state' / 'tray.json'}"
+overlay_width = 320
 preview_fps = 5
 """
 
@@ -147,6 +148,13 @@ def test_the_camera_s_photo_status_preview_and_calibration(
     expected = cv2.imread(str(photos["dice"]))
     seen = shown_photo(app, tmp_path / "window.png", (640, 480))
     assert likeness(seen, expected) > 0.8, "the screen shows the photo the dice were read from"
+    # The photo came at half the frame's width: the boxes were scaled to it.
+    photo = app.find("photo")
+    left, right = photo["x"] - seen.shape[1] / 2, photo["x"] + seen.shape[1] / 2
+    top, bottom = photo["y"] - seen.shape[0] / 2, photo["y"] + seen.shape[0] / 2
+    for i in range(8):
+        die = app.find(f"die:{i}")
+        assert left < die["x"] < right and top < die["y"] < bottom, f"die {i} off the photo"
 
     # A misread die corrected with taps, then one tap enters the roll.
     first = faces[0]
