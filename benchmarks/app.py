@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
               f"worst {max(startups):.2f} s (goal < 3 s)")
         process, _, probe = _launch(work, args.size, env)
         try:
-            _ask(probe, "go", screen="settings")
+            _ask(probe, "go", screen="settings", tab="camera")
             time.sleep(1.0)  # the camera thread starts, the preview settles
             _ask(probe, "frames_start")
             time.sleep(args.seconds)

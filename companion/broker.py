@@ -14,7 +14,8 @@ names):
 Roles (``docs/broker.md`` has the exact rights): ``companion`` (owns one
 table's topics), ``tracker`` (reads its table's seats, writes only its own
 status), ``controller`` (may send commands), ``vision`` (may publish vision
-readings), ``homeassistant`` and ``wled`` (one WLED device).
+readings and its preview, and read the companion's requests to it), ``homeassistant``
+and ``wled`` (one WLED device).
 """
 
 from __future__ import annotations
@@ -98,7 +99,10 @@ class User:
             lines = [f"write {t}/cmd", f"read {t}/cmd/result/#", f"read {t}/state",
                      f"read {t}/seat/#", f"read {t}/event", f"read {t}/status"]
         elif self.role == "vision":
-            lines = [f"write {t}/vision/#", f"read {t}/status"]
+            # Its readings, presence, preview and answers; the companion's requests.
+            lines = [*(f"write {t}/vision/{topic}"
+                       for topic in ("dice", "card", "status", "preview", "cmd/result")),
+                     f"read {t}/vision/cmd", f"read {t}/status"]
         elif self.role == "homeassistant":
             lines = [f"readwrite {DISCOVERY_PREFIX}/#", "read runes/+/seat/#",
                      "read runes/+/state", "read runes/+/status"]

@@ -182,6 +182,8 @@ class AutoConfirm:
         self._dice: dict[str, int] | None = None
         self._card: str | None = None
         self._phase: tuple[Any, ...] | None = None
+        self.held = False
+        """Whether the last reading given was held (it waits for its other half)."""
 
     @property
     def waiting(self) -> str | None:
@@ -192,6 +194,7 @@ class AutoConfirm:
 
     def dice(self, state: Mapping[str, Any], counts: Mapping[str, int]) -> dict[str, Any] | None:
         """The action a dice reading stands for now, or None (held, or not sure)."""
+        self.held = False
         if state.get("game") != "runecast" or state.get("over"):
             return None
         if not counts or any(face not in _FACES for face in counts):
@@ -207,13 +210,14 @@ class AutoConfirm:
             self._card = None
             return {"action": "loki_roll", **faces}
         if self._card is None:
-            self._dice = faces
+            self._dice, self.held = faces, True
             return None
         card, self._card = self._card, None
         return {"action": "loki_roll", **faces, "card": card}
 
     def card(self, state: Mapping[str, Any], name: str) -> dict[str, Any] | None:
         """The action a card reading stands for now, or None (held, or not sure)."""
+        self.held = False
         if state.get("over"):
             return None
         if state.get("game") == "zun":
@@ -229,7 +233,7 @@ class AutoConfirm:
             return None  # a Hero's Fate card, or a card of another game
         self._follow(state)
         if self._dice is None:
-            self._card = card
+            self._card, self.held = card, True
             return None
         dice, self._dice = self._dice, None
         return {"action": "loki_roll", **dice, "card": card}

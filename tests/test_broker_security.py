@@ -77,9 +77,20 @@ def test_a_tracker_reads_only_its_seats_and_its_own_topics(mqtt_companion, locke
 
 def test_commands_need_a_controller_and_vision_may_only_publish_readings(mqtt_companion,
                                                                          locked_broker):
-    vision = probe(locked_broker, "vision-t1")
+    vision = probe(locked_broker, "vision-t1", f"{T}/vision/cmd")
     assert vision.publish(f"{T}/cmd", b'{"action": "next"}').getName() == "Not authorized"
-    assert not vision.publish(f"{T}/vision/dice", b'{"hammers": 2}').is_failure
+    for topic in ("dice", "card", "status", "preview", "cmd/result"):
+        assert not vision.publish(f"{T}/vision/{topic}", b'{"schema": 1}').is_failure, topic
+    # The requests to the camera are the companion's: the camera cannot send itself any,
+    # nor can a controller; the camera hears the companion's.
+    request = b'{"schema": 1, "preview": 5}'
+    assert vision.publish(f"{T}/vision/cmd", request).getName() == "Not authorized"
+    assert vision.publish(f"{T}/vision/other", b"{}").getName() == "Not authorized"
+    mqtt_companion.bridge.send(f"{T}/vision/cmd", request, qos=1)
+    assert vision.latest(f"{T}/vision/cmd") == {"schema": 1, "preview": 5}
+    other = probe(locked_broker, "controller-t1")
+    assert other.publish(f"{T}/vision/cmd", request).getName() == "Not authorized"
+    other.close()
     ha = probe(locked_broker, "homeassistant")
     assert ha.publish(f"{T}/cmd", b'{"action": "next"}').getName() == "Not authorized"
     controller = probe(locked_broker, "controller-t1", f"{T}/cmd/result")

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from companion.camera import CameraReading
 from companion.config import ConfigError
 from companion.core.journal import Journal
 from companion.links import Links
@@ -64,6 +65,10 @@ def state(companion: Companion) -> dict[str, Any]:
 def test_readings_are_played_at_once_and_loki_s_roll_is_put_together(
         companion: Companion, camera: Probe, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, "companion.camera")
+    link = companion.links.camera
+    assert link is not None
+    heard: list[CameraReading] = []
+    link.when_reading = heard.append  # what a screen hears: every reading, and its fate
     dice(camera, hammer=1, snake=2, tree=5)
     until(lambda: state(companion)["roll"] is not None)
     assert state(companion)["roll"] == {"hammers": 1, "snakes": 2, "trees": 5}
@@ -79,6 +84,8 @@ def test_readings_are_played_at_once_and_loki_s_roll_is_put_together(
     assert companion.play("next").ok
     assert (state(companion)["phase"], state(companion)["loki_pool"]) == ("loki", 6)
 
+    dice(camera, snake=3, tree=1)  # no hammers, no card: played, but 4 dice are not Loki's 6
+    until(lambda: "refused" in caplog.text)
     card(camera, "FRR-FRF-FFR")  # drawn before the dice are read: held
     until(lambda: "held until the dice" in caplog.text)
     before = companion.revision
@@ -87,8 +94,18 @@ def test_readings_are_played_at_once_and_loki_s_roll_is_put_together(
     loki = state(companion)["last_loki_roll"]
     assert loki["hammers"]["card"] == ["FRR", "FRF", "FFR"] and loki["hammers"]["hit"] == ["Ann"]
     assert state(companion)["round"] == 2
-    assert [line for line in caplog.text.splitlines() if "refused" in line] == [], \
-        "the re-read roll is no second roll"
+    assert [line for line in caplog.text.splitlines() if "refused" in line
+            and "snakes': 3, 'trees': 1}" not in line] == [], "the re-read roll is no second roll"
+
+    until(lambda: len(heard) == 7)
+    fates = [("played" if r.result is not None and r.result.ok else "refused" if r.result
+              else "held" if r.held else "left") for r in heard]
+    assert fates == ["played", "left", "left", "played", "refused", "held", "played"]
+    assert [r.settled for r in heard] == [True, False, False, True, False, True, True]
+    assert heard[0].played == {"action": "roll", "hammers": 1, "snakes": 2, "trees": 5}
+    assert heard[0].result is not None and "Ann rolls" in str(heard[0].result.events[0])
+    assert heard[4].result is not None and "6" in (heard[4].result.error or "")
+    assert heard[1].document["counts"] == {"hammer": 1, "snake": 2, "tree": 5}
 
 
 def test_the_camera_s_presence_is_followed(companion: Companion, camera: Probe,
@@ -106,6 +123,25 @@ def test_the_camera_s_presence_is_followed(companion: Companion, camera: Probe,
     camera.publish("runes/t1/vision/dice", json.dumps({"counts": {"hammer": "three"}}))
     camera.publish("runes/t1/vision/card", json.dumps({"cards": "FRR"}))
     assert companion.play("roll 1 2 5").ok and companion.revision == revision + 1
+
+
+def test_the_companion_asks_the_camera_process_and_hears_its_answers(
+        companion: Companion, camera: Probe) -> None:
+    link = companion.links.camera
+    assert link is not None
+    answers: list[dict[str, Any]] = []
+    frames: list[dict[str, Any]] = []
+    link.when_answer, link.when_preview = answers.append, frames.append
+    camera.subscribe("runes/t1/vision/cmd")
+    assert link.ask({"calibrate": "empty", "id": "a"})
+    assert camera.latest("runes/t1/vision/cmd") == {"schema": 1, "calibrate": "empty", "id": "a"}
+    camera.publish("runes/t1/vision/cmd/result", json.dumps(
+        {"schema": 1, "ok": True, "id": "a", "calibrate": "empty", "markers": False,
+         "empty": True, "size": [640, 480], "file": "/tmp/tray.json"}))
+    camera.publish("runes/t1/vision/preview", json.dumps(
+        {"schema": 1, "seq": 1, "time": 1.0, "size": [640, 480], "photo_jpeg": "/9j/"}))
+    until(lambda: len(answers) == 1 and len(frames) == 1)
+    assert answers[0]["id"] == "a" and frames[0]["size"] == [640, 480]
 
 
 def test_auto_confirm_needs_mqtt(tmp_path: Path) -> None:

@@ -20,13 +20,16 @@ companion's file, and the broker as the companion's ``[table]`` and ``[mqtt]`` n
     password_file = "/etc/runes/vision-password"
     auto_confirm = false  # the companion plays settled readings at once (no confirmation)
     faces = "pips"        # or a face folder (one subfolder per face)
-    tray = ""             # a tray calibration file from `runes-vision calibrate`, if any
+    tray = ""             # the tray calibration file (default: tray.json in the state directory)
     threshold = 0.5       # below this confidence a die is "unknown"
     settle_frames = 3     # consecutive agreeing, still frames before a reading counts
     motion = 0.004        # share of the picture that may change and still count as still
-    overlay = true        # send the confirmation overlay with each reading
-    overlay_width = 960
+    photo = true          # send the photo of each reading (the touchscreen outlines it)
+    overlay = true        # send the confirmation overlay (outlines drawn in) with each reading
+    overlay_width = 960   # width of the pictures sent with readings (photo and overlay)
     overlay_quality = 80
+    preview_width = 480   # the preview the companion's Settings asks for (vision/cmd)
+    preview_fps = 2.0
 
     [cards]
     deck = ""             # a deck folder (runes-vision teach-card): cards are read too
@@ -34,6 +37,11 @@ companion's file, and the broker as the companion's ``[table]`` and ``[mqtt]`` n
 
 ``[vision]`` is one table for both sides: the companion reads ``auto_confirm`` from it
 (:mod:`companion.camera`), the camera process everything else.
+
+The tray calibration is read from ``tray`` if it names a file, else from ``tray.json`` in
+the state directory (:func:`tray_path`), if there is one; a calibration asked for from the
+companion's Settings (``vision/cmd``) is written to that same file, so it holds after a
+restart without anyone editing this file.
 """
 
 from __future__ import annotations
@@ -41,13 +49,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from companion.config import Config, ConfigError, Seconds, load_config, read_section
+from companion.config import Config, ConfigError, Seconds, journal_path, load_config, read_section
 from companion.mqtt.client import MqttConfig
 from companion.mqtt.topics import check_id
 from companion.table import TableConfig
 
 __all__ = ["CameraConfig", "CardsConfig", "VisionConfig", "broker_settings", "cards_settings",
-           "load_settings"]
+           "load_settings", "tray_path"]
 
 
 @dataclass(frozen=True)
@@ -72,9 +80,15 @@ class VisionConfig:
     threshold: float = 0.5
     settle_frames: int = 3
     motion: float = 0.004
+    photo: bool = True
+    """Send the plain photo with each reading (``photo_jpeg``): the touchscreen draws on it."""
     overlay: bool = True
     overlay_width: int = 960
+    """The width, at most, of both pictures sent with a reading."""
     overlay_quality: int = 80
+    preview_width: int = 480
+    preview_fps: float = 2.0
+    """The preview asked for on ``vision/cmd``: small and slow, for aiming the camera."""
 
 
 @dataclass(frozen=True)
@@ -114,3 +128,11 @@ def broker_settings(config: Config) -> tuple[str, MqttConfig]:
     password = own.secret("[vision] password_file") if vision.username else None
     return table, replace(shared, username=vision.username, password=password or "",
                           password_file=None, client_id=f"runes-vision-{table}")
+
+
+def tray_path(config: Config, settings: VisionConfig) -> Path:
+    """Where the tray calibration is kept: ``[vision] tray``, else ``tray.json`` in the
+    state directory (beside the journal: ``$STATE_DIRECTORY`` under systemd)."""
+    if settings.tray:
+        return Path(settings.tray)
+    return journal_path(config).parent / "tray.json"

@@ -14,17 +14,26 @@ camera is open and pings it at every turn, read or not, so a hung camera read ge
 the process restarted; SIGTERM stops it cleanly (the companion hears ``offline``).
 While the camera gives no frames (unplugged, a replay folder gone) the status topic
 says ``offline``, and ``online`` again once frames come back.
+
+The camera belongs to this process, so the companion's Settings screen asks for what it
+needs on ``runes/<table>/vision/cmd`` (:class:`Requests`): a slow, small preview of what
+the camera sees, on ``…/vision/preview`` for a number of seconds, and a tray calibration
+made from the next frame (the four corner markers and the empty tray, or the empty tray
+alone), used at once, saved to the tray file and answered on ``…/vision/cmd/result``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -38,13 +47,14 @@ from vision.cards.overlay import draw_cards
 from vision.cards.reading import CardReading, SeenCard, read_cards
 from vision.dice.cli import make_reader, overlay
 from vision.dice.reader import DiceReader, DiceReading
-from vision.publish import VisionPublisher
-from vision.settings import VisionConfig, broker_settings, cards_settings, load_settings
+from vision.publish import VisionPublisher, scaled
+from vision.settings import (VisionConfig, broker_settings, cards_settings, load_settings,
+                             tray_path)
 from vision.settle import Settler, settled_stream
 from vision.sources import FrameSource, open_source
-from vision.tray import CalibrationError
+from vision.tray import CalibrationError, Tray, calibrate
 
-__all__ = ["TrayReader", "TrayReading", "register"]
+__all__ = ["Requests", "TrayReader", "TrayReading", "register"]
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,114 @@ class TrayReader:
         return overlay(frame, reading.dice, width)  # type: ignore[no-any-return]
 
 
+class Requests:
+    """What the companion asks of the camera process on ``vision/cmd``; see the module docstring.
+
+    ``{"preview": seconds}`` starts (or, with 0, stops) the preview: the camera's frames,
+    ``[vision] preview_width`` wide at ``preview_fps``, for at most :attr:`PREVIEW_LIMIT`
+    seconds (the companion asks again while it shows them, so a preview nobody watches
+    stops by itself). ``{"calibrate": "tray"}`` calibrates from the next frame as
+    ``runes-vision calibrate`` does (markers if all four show, and the empty tray);
+    ``{"calibrate": "empty"}`` keeps the markers' warp and takes a new picture of the empty
+    tray (after the light changed). A request may carry an ``id``, given back in its answer.
+
+    Requests arrive on paho's thread and are only noted there; the loop's own thread
+    serves them with the next frame it reads (:meth:`frame`), so a new calibration never
+    changes under the reader in the middle of a frame.
+    """
+
+    PREVIEW_LIMIT = 60.0
+    KINDS = ("tray", "empty")
+
+    def __init__(self, publisher: VisionPublisher, dice: DiceReader, tray_file: Path,
+                 settings: VisionConfig, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.publisher = publisher
+        self.dice = dice
+        self.tray_file = tray_file
+        self.settings = settings
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._preview_until = 0.0
+        self._next_preview = 0.0
+        self._calibrations: list[dict[str, Any]] = []
+
+    def received(self, request: dict[str, Any]) -> None:
+        """A request from the companion (paho's thread): checked, and noted for the loop."""
+        echo = {"id": request["id"]} if isinstance(request.get("id"), str) else {}
+        if "preview" in request:
+            seconds = request["preview"]
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+                    or not 0 <= seconds < math.inf:
+                self.publisher.answer({"ok": False, **echo, "error": f"preview: {seconds!r} is "
+                                       "not a number of seconds (0 stops the preview)"})
+                return
+            seconds = min(float(seconds), self.PREVIEW_LIMIT)
+            with self._lock:
+                self._preview_until = self._clock() + seconds
+                self._next_preview = 0.0
+            self.publisher.answer({"ok": True, **echo, "preview": seconds})
+        elif "calibrate" in request:
+            kind = request["calibrate"]
+            if kind not in self.KINDS:
+                self.publisher.answer({"ok": False, **echo, "error": f"calibrate: {kind!r} is "
+                                       f"not one of {', '.join(self.KINDS)}"})
+                return
+            with self._lock:
+                self._calibrations.append({"calibrate": kind, **echo})
+        else:
+            self.publisher.answer({"ok": False, **echo, "error": "unknown request: ask for "
+                                   '{"preview": seconds} or {"calibrate": "tray" or "empty"}'})
+
+    def frame(self, raw: np.ndarray) -> None:
+        """Serve what was asked, with this frame from the camera (the loop's thread)."""
+        now = self._clock()
+        with self._lock:
+            calibrations, self._calibrations = self._calibrations, []
+            preview = now < self._preview_until and now >= self._next_preview
+            if preview:
+                self._next_preview = now + 1.0 / max(0.1, self.settings.preview_fps)
+        for asked in calibrations:
+            self.publisher.answer(self._calibrate(raw, asked))
+        if preview:
+            h, w = raw.shape[:2]
+            self.publisher.preview(self._preview(raw), size=(w, h))
+
+    def _calibrate(self, raw: np.ndarray, asked: dict[str, Any]) -> dict[str, Any]:
+        current = self.dice.tray
+        try:
+            if asked["calibrate"] == "tray":
+                tray = calibrate(raw, empty=True)
+            elif current is not None and current.homography is not None:
+                tray = Tray(current.homography, current.size, current.view(raw).copy())
+            else:
+                tray = Tray(empty=raw.copy())
+            self.tray_file.parent.mkdir(parents=True, exist_ok=True)
+            tray.save(self.tray_file)
+        except (CalibrationError, OSError) as e:
+            return {"ok": False, **asked, "error": str(e)}
+        self.dice.tray = tray
+        view = tray.size or (raw.shape[1], raw.shape[0])
+        print(f"runes-vision watch: tray calibrated ({asked['calibrate']}), "
+              f"saved to {self.tray_file}", file=sys.stderr, flush=True)
+        return {"ok": True, **asked, "markers": tray.homography is not None,
+                "empty": tray.empty is not None, "size": list(view), "file": str(self.tray_file)}
+
+    def _preview(self, raw: np.ndarray) -> np.ndarray:
+        """The frame, small, with the calibrated tray's outline on it (if there is one)."""
+        picture = scaled(raw, self.settings.preview_width)
+        tray = self.dice.tray
+        if tray is not None and tray.homography is not None and tray.size is not None:
+            w, h = tray.size
+            corners = np.array([[[0, 0]], [[w - 1, 0]], [[w - 1, h - 1]], [[0, h - 1]]],
+                               np.float32)
+            outline = cv2.perspectiveTransform(corners, np.linalg.inv(tray.homography))
+            f = picture.shape[1] / raw.shape[1]
+            picture = picture.copy() if picture is raw else picture
+            cv2.polylines(picture, [np.round(outline * f).astype(np.int32)], True, (60, 200, 60),
+                          max(2, picture.shape[1] // 240), cv2.LINE_AA)
+        return picture
+
+
 def _frames(source: FrameSource, stop: threading.Event, watchdog: Watchdog,
             seeing: Callable[[bool], None] | None = None, idle: float = 0.1
             ) -> Iterator[np.ndarray]:
@@ -122,8 +240,14 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         config = load_config(args.config)
         camera, settings = load_settings(args.config)
         cards = cards_settings(config)
+        tray_file = Path(args.tray) if args.tray else tray_path(config, settings)
+        if not args.tray and not tray_file.is_file():
+            print(f"runes-vision watch: no tray calibration in {tray_file} yet: the tray is "
+                  "judged from each frame (calibrate from the companion's Settings, or "
+                  "runes-vision calibrate)", file=sys.stderr)
         dice = make_reader(args.faces or settings.faces,
-                           settings.tray if args.tray is None else args.tray, settings.threshold)
+                           str(tray_file) if args.tray or tray_file.is_file() else "",
+                           settings.threshold)
         deck = _deck(args.deck or cards.deck)
         table, mqtt = broker_settings(config) if args.publish else ("", None)
         source = open_source(args.source or camera.source, width=camera.width,
@@ -133,9 +257,11 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         print(f"runes-vision watch: {e}", file=sys.stderr)
         return 2
     reader = TrayReader(dice, deck, max_cards=cards.max_cards)
-    publisher = None
+    publisher = requests = None
     if mqtt is not None:
         publisher = VisionPublisher(table, mqtt)
+        requests = Requests(publisher, dice, tray_file, settings)
+        publisher.on_command = requests.received
         publisher.start()
     stop = threading.Event()
 
@@ -146,8 +272,14 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     watchdog = Watchdog()
     watchdog.ready(f"watching {args.source or camera.source}")
     settler: Settler[TrayReading] = Settler(args.frames or settings.settle_frames, settings.motion)
-    frames = (dice.tray.view(f) if dice.tray else f
-              for f in _frames(source, stop, watchdog, publisher.seeing if publisher else None))
+
+    def views() -> Iterator[np.ndarray]:
+        for raw in _frames(source, stop, watchdog, publisher.seeing if publisher else None):
+            if requests is not None:
+                requests.frame(raw)
+            yield dice.tray.view(raw) if dice.tray else raw
+
+    frames = views()
     try:
         for settled in settled_stream(frames, reader.read, settler):
             reading = settled.reading
@@ -181,12 +313,14 @@ def _publish(publisher: VisionPublisher, reader: TrayReader, frame: np.ndarray,
              reading: TrayReading, settings: VisionConfig) -> None:
     h, w = frame.shape[:2]
     picture = reader.overlay(frame, reading, settings.overlay_width) if settings.overlay else None
+    photo = scaled(frame, settings.overlay_width) if settings.photo else None
     if reading.dice.dice:
         publisher.publish("dice", reading.dice.to_json(), size=(w, h), overlay=picture,
-                          quality=settings.overlay_quality)
+                          photo=photo, quality=settings.overlay_quality)
     if reading.named_cards:
         publisher.publish("card", {"cards": [c.to_json() for c in reading.named_cards]},
-                          size=(w, h), overlay=picture, quality=settings.overlay_quality)
+                          size=(w, h), overlay=picture, photo=photo,
+                          quality=settings.overlay_quality)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -196,7 +330,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                     "(default: [camera] source)")
     p.add_argument("--faces", help="pips (built in) or a face folder with one subfolder per "
                                    "face (default: [vision] faces)")
-    p.add_argument("--tray", help="a tray calibration file (default: [vision] tray)")
+    p.add_argument("--tray", help="a tray calibration file (default: [vision] tray, else "
+                                  "tray.json in the state directory, if there is one)")
     p.add_argument("--deck", help="a deck folder: name the cards too (default: [cards] deck)")
     p.add_argument("--frames", type=int, help="agreeing still frames to settle")
     p.add_argument("--fps", type=float, help="pace a replay at this rate")

@@ -24,7 +24,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 __all__ = [
-    "Camera", "CardSeen", "DeviceStatus", "DieSeen", "Hardware", "Reading",
+    "Calibration", "Camera", "CardSeen", "DeviceStatus", "DieSeen", "Hardware", "Reading",
     "SimulatedCamera", "SimulatedStatus", "SimulatedTrackers",
     "SimulatedVision", "StatusFeed", "Trackers", "Vision", "simulated_hardware",
 ]
@@ -92,22 +92,32 @@ class CardSeen:
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """A settled reading of the tray: dice or a card, with the photo it was read from."""
+    """A settled reading of the tray: dice or a card, with the photo it was read from,
+    and what the companion already did with it (``[vision] auto_confirm``)."""
 
     kind: Literal["dice", "card"]
     image: np.ndarray = field(repr=False, compare=False)
     """The photo, BGR as OpenCV holds it."""
     dice: tuple[DieSeen, ...] = ()
     cards: tuple[CardSeen, ...] = ()
+    outcome: Literal["new", "played", "refused", "held"] = "new"
+    """What the companion already did with it: nothing (a person confirms it), played at
+    once (``[vision] auto_confirm``), played but refused by the game, or held until the
+    other half of Loki's roll is read."""
+    said: str = ""
+    """What playing it did (the game's sentences), or why the game refused it."""
 
     @classmethod
     def from_json(cls, kind: Literal["dice", "card"], payload: Mapping[str, Any],
-                  image: np.ndarray) -> Reading:
-        """Build from the vision service's payload (``runes/<table>/vision/dice|card``)."""
-        dice = tuple(DieSeen(str(d["face"]), tuple(int(v) for v in d["box"]),  # type: ignore[arg-type]
+                  image: np.ndarray, *, scale: float = 1.0) -> Reading:
+        """Build from the vision service's payload (``runes/<table>/vision/dice|card``);
+        ``scale`` takes the payload's frame pixels to the photo's."""
+        dice = tuple(DieSeen(str(d["face"]),
+                             tuple(round(float(v) * scale) for v in d["box"]),  # type: ignore[arg-type]
                              float(d.get("confidence", 1.0)))
                      for d in payload.get("dice", ()))
-        cards = tuple(CardSeen(str(c["name"]), tuple((float(x), float(y)) for x, y in c["corners"]),
+        cards = tuple(CardSeen(str(c["name"]),
+                               tuple((float(x) * scale, float(y) * scale) for x, y in c["corners"]),
                                float(c.get("confidence", 1.0)))
                       for c in payload.get("cards", ()))
         return cls(kind, image, dice, cards)
@@ -222,12 +232,31 @@ class SimulatedTrackers:
 # -- the camera ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """The answer to a tray calibration: what was found, or why it failed."""
+
+    ok: bool
+    markers: bool = False
+    """The four corner markers were found: the tray is seen top-down."""
+    empty: bool = False
+    """A picture of the empty tray was kept (dice are what differs from it)."""
+    size: tuple[int, int] | None = None
+    """The tray's view in pixels."""
+    error: str = ""
+
+
 class Camera(Protocol):
-    """Live frames for the calibration preview, and the tray calibration itself."""
+    """Live frames for the calibration preview, and the tray calibration itself.
+
+    ``calibrate`` asks for a calibration, ``"tray"`` (the corner markers and the empty
+    tray) or ``"empty"`` (a new picture of the empty tray); the answer comes later, to
+    ``done``, from any thread.
+    """
 
     def start(self, deliver: Callable[[np.ndarray], None]) -> None: ...
     def stop(self) -> None: ...
-    def calibrate(self) -> tuple[tuple[int, int], ...]: ...
+    def calibrate(self, kind: str, done: Callable[[Calibration], None]) -> None: ...
 
 
 class SimulatedCamera:
@@ -252,10 +281,10 @@ class SimulatedCamera:
             self._thread.join(timeout=2)
             self._thread = None
 
-    def calibrate(self) -> tuple[tuple[int, int], ...]:
+    def calibrate(self, kind: str, done: Callable[[Calibration], None]) -> None:
+        """Markers found at a tenth of the frame from each edge, whatever ``kind``."""
         w, h = self.size
-        return ((w // 10, h // 10), (w - w // 10, h // 10), (w - w // 10, h - h // 10),
-                (w // 10, h - h // 10))
+        done(Calibration(True, markers=True, empty=True, size=(w - w // 5, h - h // 5)))
 
     def _run(self, deliver: Callable[[np.ndarray], None]) -> None:
         w, h = self.size

@@ -129,6 +129,9 @@ class RunesApp(App):
 
     REPEAT_GUARD = 0.35
     """Seconds within which the same command tapped again counts as one tap."""
+    READING_WAITS = ("home", "setup", "settings")
+    """Screens a camera reading does not take the players away from (calibrating the tray
+    with the markers in view, say): it waits behind the Camera button."""
     MESSAGE_SECONDS = 6.0
 
     u = NumericProperty(1.0)
@@ -183,7 +186,9 @@ class RunesApp(App):
         from . import screens  # registers the screen classes with the Factory
 
         theme.register_font()
-        for kv in sorted(KV.glob("*.kv")):
+        # The shared widgets first: a screen's rule for its own kind of button comes later,
+        # so it wins where both set a property.
+        for kv in sorted(KV.glob("*.kv"), key=lambda path: (path.name != "widgets.kv", path.name)):
             Builder.load_file(str(kv))
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale)
@@ -322,12 +327,23 @@ class RunesApp(App):
             lights.add_widget(make("StatusLight", online=self.devices[key], label=label))
 
     def show_reading(self, reading: Reading) -> None:
-        """A settled reading from the vision service: show it for confirmation."""
+        """A settled reading from the vision service: show it for confirmation, unless the
+        companion already played it (``[vision] auto_confirm``): then a notice says what it
+        did, and the History has it. A reading the game refused is shown with the reason."""
+        if reading.outcome == "played":
+            self.say(t("camera.played", what=reading.said), error=False)
+            return
+        if reading.outcome == "held":
+            self.say(t(f"camera.held_{reading.kind}"), error=False)
+            return
         if reading.kind == "dice":
             self.latest_dice = reading
         self.reading = reading
-        if self.controller.session is not None:
-            self.go("camera")
+        if self.controller.session is None or self.sm.current in self.READING_WAITS:
+            return  # kept: the Camera button (or the panel's Read dice) shows it
+        self.go("camera")
+        if reading.outcome == "refused":
+            self.say(t("camera.refused", error=reading.said))
 
     # -- the button panel (main thread) -------------------------------------------------------
 

@@ -41,7 +41,7 @@ def build_app(settings: Config, *, journal: Path | None = None, demo: bool = Fal
     links = None
     if hardware is None and config.hardware == "links":
         links = Links.from_config(table, settings, journal_dir=path.parent)
-        hardware = linked_hardware(links, camera_fps=config.camera_fps)
+        hardware = linked_hardware(links)
     elif hardware is None:
         log.warning("[app] hardware = \"simulated\": the app runs on made-up devices")
         hardware = simulated_hardware(trackers=config.trackers, camera_fps=config.camera_fps)

@@ -140,7 +140,9 @@ class Probe:
     def _op_state(self, _: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "state": self.app.controller.state(), "screen": self.app.sm.current,
                 "message": self.app.message, "revision": self.app.revision,
-                "devices": dict(self.app.devices), "blinked": getattr(
+                "devices": dict(self.app.devices),
+                "preview_frames": self.app.screen("settings").frames_shown,
+                "blinked": getattr(
                     self.app.hardware.trackers, "blinked", []),
                 "modal": any(type(w).__name__.endswith("Sheet") for w in Window.children)}
 
@@ -165,6 +167,8 @@ class Probe:
 
     def _op_go(self, request: dict[str, Any]) -> dict[str, Any]:
         self.app.go(request["screen"])
+        if "tab" in request:
+            self.app.screen(request["screen"]).show_tab(request["tab"])
         return {"ok": True}
 
     def _op_screenshot(self, request: dict[str, Any]) -> dict[str, Any]:

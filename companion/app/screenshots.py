@@ -79,6 +79,25 @@ def _reading(kind: str, *what: str) -> Callable[[Any], None]:
     return show
 
 
+def _photographed(counts: dict[str, int]) -> Callable[[Any], None]:
+    """A settled reading as the camera process sends it: a rendered photo of Runecast dice,
+    read by the camera process's own reader (with its real boxes and confidences)."""
+    def show(app: Any) -> None:
+        from companion.demo.samples import dice_photo, face_folder
+        from vision.dice.cli import make_reader
+        from vision.watch import TrayReader
+
+        from .adapters import DieSeen, Reading
+
+        with tempfile.TemporaryDirectory(prefix="runes-tour-") as faces:
+            reader = TrayReader(make_reader(str(face_folder(Path(faces)))))
+        photo = dice_photo(counts, reader)
+        dice = tuple(DieSeen(d.face, d.box, d.confidence) for d in reader.read(photo).dice.dice)
+        app.show_reading(Reading("dice", photo, dice))
+
+    return show
+
+
 def _loki_roll(app: Any) -> None:
     """Every hero rolls (one hammer, one snake, the rest trees), then Loki's roll pad opens."""
     while app.controller.state()["phase"] == "turn":
@@ -92,6 +111,17 @@ def _loki_roll(app: Any) -> None:
                                    "trees": pool - 2 * (pool // 3)}, "RFR-FRR-RRF")
 
 
+def _settings(tab: str, *, calibrate: bool = False) -> Callable[[Any], None]:
+    def show(app: Any) -> None:
+        app.go("settings")
+        screen = app.screen("settings")
+        screen.show_tab(tab)
+        if calibrate:
+            screen.calibrate("tray")
+
+    return show
+
+
 def _panel_drawer(app: Any) -> None:
     """The on-screen panel of the desktop demo, open over the table."""
     app.go("table")
@@ -101,7 +131,10 @@ def _panel_drawer(app: Any) -> None:
 def scenes() -> Iterator[Scene]:
     """The tour: (file name, what to do before the picture)."""
     yield "home-empty", lambda app: app.go("home")
-    yield "settings", lambda app: app.go("settings")
+    yield "settings", _settings("broker")
+    yield "settings-camera", _settings("camera", calibrate=True)
+    yield "settings-trackers", _settings("trackers")
+    yield "settings-pins", _settings("pins")
     # Runes of Zun: teams, Tourist Locations, a game under way.
     yield "zun-setup", _setup("zun")
     yield "zun-table", lambda app: _start(
@@ -113,12 +146,12 @@ def scenes() -> Iterator[Scene]:
     yield "zun-player-sheet", _sheet("PlayerSheet", seat=1)
     yield "zun-history", lambda app: app.go("history")
     yield "zun-plots", lambda app: app.go("plots")
-    yield "zun-camera", _reading("card", "Mirror Lake")
     yield "zun-table-8", lambda app: _start(
         app, "zun", "players=Ann,Bob,Cid,Dee,Eve,Finnegan,Gus,Hal locations=normal",
         "damage Ann 4", "damage Finnegan 12", "next")
     yield "zun-table-8-preview", _pending("Bob", -2)
     yield "zun-location-sheet", _sheet("LocationSheet")
+    yield "zun-camera", _reading("card", "Mirror Lake")  # the Action phase: Purge, Scramble, Swap
     yield "zun-table-over", lambda app: _start(app, "zun", "players=Ann,Bob", "defeat Bob")
     # Runecast: a round and Loki's roll.
     yield "runecast-setup", _setup("runecast")
@@ -129,8 +162,7 @@ def scenes() -> Iterator[Scene]:
     yield "runecast-roll", lambda app: app.screen("table").open_roll({"hammers": 1, "snakes": 1})
     yield "runecast-hero-sheet", _sheet("HeroSheet", seat=2)
     yield "runecast-loki-roll", _loki_roll
-    yield "runecast-camera", _reading("dice", "hammer", "snake", "tree", "hammer", "hammer",
-                                      "snake", "tree", "tree")
+    yield "runecast-camera", _photographed({"hammer": 3, "snake": 2, "tree": 3})
     yield "runecast-history", lambda app: app.go("history")
     yield "runecast-plots", lambda app: app.go("plots")
     # The Rune Market: shelters, runes, interest due.

@@ -85,7 +85,7 @@ def test_systemd_hears_ready_pings_and_stopping(screen: VirtualScreen, tmp_path:
         message = app.view()["message"]
         assert message.startswith("The button panel is off:") and "line 3" in message
         app.click("status_corner")
-        app.reveal("pins_note", near="settings_scroll")
+        app.click("tab:pins")
         note = app.find("pins_note")["text"]
         assert "pinmap.toml, line 3: GPIO2 (header pin 3) is reserved" in note
         assert not any(t.startswith("pin:") for t in app.ask("tags")["tags"])

@@ -10,7 +10,6 @@ confirmation screen.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -21,13 +20,7 @@ from companion.core.journal import Journal
 from companion.table import Table
 from tests.app.conftest import AppDriver
 from tests.support.broker import Broker
-
-
-def wait_for(check, timeout: float = 15.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
+from tests.support.wait import until
 
 
 def test_the_app_on_a_real_broker(broker: Broker, tmp_path: Path) -> None:
@@ -37,7 +30,7 @@ def test_the_app_on_a_real_broker(broker: Broker, tmp_path: Path) -> None:
     with VirtualScreen() as screen:
         app = AppDriver(screen, tmp_path, settings=settings, extra_args=("--demo",))
         try:
-            wait_for(lambda: app.view()["devices"].get("broker") is True)
+            until(lambda: app.view()["devices"].get("broker") is True, timeout=15)
             devices = app.view()["devices"]
             # Simulated trackers send no heartbeat: listed, and offline, as the links see them.
             assert devices["tracker:sim-1"] is False and devices["tracker:sim-2"] is False
@@ -49,7 +42,7 @@ def test_the_app_on_a_real_broker(broker: Broker, tmp_path: Path) -> None:
                 # A command from MQTT: applied on the app's main thread, drawn on the screen.
                 client.publish("runes/t1/cmd", json.dumps(
                     {"action": "damage", "player": "Ann", "amount": 2}), qos=1).wait_for_publish()
-                wait_for(lambda: app.find("hp:Ann")["text"] == "10")
+                until(lambda: app.find("hp:Ann")["text"] == "10")
                 assert app.engine()["players"][0]["hp"] == 10
 
                 # A settled card reading from the vision process opens the confirmation screen.
@@ -58,7 +51,7 @@ def test_the_app_on_a_real_broker(broker: Broker, tmp_path: Path) -> None:
                            {"name": None, "corners": [[0, 0], [9, 0], [9, 9], [0, 9]],
                             "confidence": 0.9}]}
                 client.publish("runes/t1/vision/card", json.dumps(reading), qos=1).wait_for_publish()
-                wait_for(lambda: app.view()["screen"] == "camera")
+                until(lambda: app.view()["screen"] == "camera")
                 app.find("card:0")
                 assert not app.ask("find", tag="card:1")["ok"], "an unnamed card is left out"
                 app.click("discard")
@@ -76,7 +69,7 @@ def test_the_app_on_a_real_broker(broker: Broker, tmp_path: Path) -> None:
 
             # The broker goes away: shown in the corner, the game goes on.
             broker.stop()
-            wait_for(lambda: app.view()["devices"].get("broker") is False)
+            until(lambda: app.view()["devices"].get("broker") is False, timeout=15)
             app.click("setup_back")
             app.click("resume_last")
             app.click("plus:Ann")
@@ -106,10 +99,10 @@ def test_panel_requests_and_tracker_brightness_on_a_real_broker(broker: Broker,
     with VirtualScreen() as screen:
         app = AppDriver(screen, tmp_path, settings=settings)
         try:
-            wait_for(lambda: app.view()["devices"].get("broker") is True)
+            until(lambda: app.view()["devices"].get("broker") is True, timeout=15)
             app.press("c")  # Read dice: nothing read yet
+            until(lambda: app.view()["message"].startswith("No dice reading"))
             assert app.view()["screen"] == "table_runecast"
-            assert app.view()["message"].startswith("No dice reading")
 
             client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="test-vision")
             client.connect(broker.host, broker.port)
@@ -117,30 +110,33 @@ def test_panel_requests_and_tracker_brightness_on_a_real_broker(broker: Broker,
             try:
                 roll = dice("hammer", "hammer", "snake", "tree", "snake", "hammer", "snake", "tree")
                 client.publish("runes/t1/vision/dice", json.dumps(roll), qos=1).wait_for_publish()
-                wait_for(lambda: app.view()["screen"] == "camera")
+                until(lambda: app.view()["screen"] == "camera")
             finally:
                 client.loop_stop()
                 client.disconnect()
             app.press("BackSpace")  # Cancel
-            assert app.view()["screen"] == "table_runecast"
+            until(lambda: app.view()["screen"] == "table_runecast")
             assert app.engine()["roll"] is None
             app.press("F1")  # Loki's roll: not what a hero's turn can take
+            until(lambda: app.view()["message"].startswith(
+                "This reading cannot be entered as loki_roll"))
             assert app.view()["screen"] == "camera"
-            assert app.view()["message"].startswith("This reading cannot be entered as loki_roll")
             app.press("BackSpace")
+            until(lambda: app.view()["screen"] == "table_runecast")
             app.press("c")  # Read dice: the reading again, as the mapping's roll
-            assert app.view()["screen"] == "camera"
+            until(lambda: app.view()["screen"] == "camera")
             assert app.find("as:0")["text"] == "Enter roll"
             app.press("Return")  # Confirm
-            assert app.engine()["roll"] == {"hammers": 3, "snakes": 3, "trees": 2}
-            assert app.view()["screen"] == "table_runecast"
+            until(lambda: app.engine()["roll"] == {"hammers": 3, "snakes": 3, "trees": 2})
+            until(lambda: app.view()["screen"] == "table_runecast")
             app.press("Return")
-            assert app.view()["message"] == "Confirm: the screen is not asking anything."
-            app.press("c")
-            assert app.view()["message"].startswith("No dice reading"), "a roll is entered once"
+            until(lambda: app.view()["message"] == "Confirm: the screen is not asking anything.")
+            app.press("c")  # a roll is entered once: Read dice has nothing left to show
+            until(lambda: app.view()["message"].startswith("No dice reading"))
 
             # The brightness slider, a quarter of the way along: both trackers, kept on disk.
             app.click("status_corner")
+            app.click("tab:trackers")
             slider = app.find("brightness")
             left = slider["x"] - slider["w"] / 2 + 16  # Kivy's slider keeps 16 px at each end
             x = left + (slider["w"] - 32) * 0.25
@@ -148,7 +144,7 @@ def test_panel_requests_and_tracker_brightness_on_a_real_broker(broker: Broker,
             app.xdotool("click", "1")
             app.sync()
             saved = tmp_path / "trackers.json"
-            wait_for(lambda: {t.get("brightness") for t in
+            until(lambda: {t.get("brightness") for t in
                               json.loads(saved.read_text())["trackers"].values()} == {0.25})
             app.click("back")
         finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from tests.app.conftest import AppDriver
+from tests.support.wait import until
 
 REPEAT_GUARD = 0.4
 """A little over RunesApp.REPEAT_GUARD: the same command tapped again sooner is one tap."""
@@ -83,17 +84,20 @@ def test_a_short_game_of_runecast_from_the_screen_alone(app: AppDriver) -> None:
     # Loki's roll from the camera: the dice come in, the card is set on the pad, then entered.
     faces = ["hammer", "hammer", "snake", "snake", "snake", "tree", "tree"]
     assert app.ask("reading", kind="dice", faces=faces)["ok"]
-    app.sync()
-    assert app.view()["screen"] == "camera"
+    until(lambda: app.view()["screen"] == "camera")  # the reading hops to the main thread
     app.click("die:0")  # misread: hammer -> snake
+    assert app.find("die:0")["text"] == "snake"
     app.click("die:0")  # snake -> tree
+    assert app.find("die:0")["text"] == "tree"
     app.click("die:0")  # tree -> hammer: back as it was
+    assert app.find("die:0")["text"] == "hammer"
     app.click("confirm")
     assert app.view()["modal"], "the roll pad opens with the camera's dice"
     fates = {h["name"]: h["fate"] for h in state["players"]}
     for position, rune in enumerate(fates["Cid"]):  # the card's first set hits Cid
         if rune == "F":
             app.click(f"rune:0,{position}")
+        assert app.find(f"rune:0,{position}")["text"] == rune
     app.click("enter_roll")
     state = app.engine()
     roll = state["last_loki_roll"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from tests.app.conftest import AppDriver
+from tests.support.wait import until
 
 REPEAT_GUARD = 0.4
 """A little over RunesApp.REPEAT_GUARD: the same command tapped again sooner is one tap."""
@@ -96,8 +97,7 @@ def test_a_game_of_zun_from_the_screen_alone(app: AppDriver) -> None:
     # -- a camera reading of the Location card drawn, confirmed with one tap -----------------
     drawn = app.engine()["locations"]["deck"][-1]
     assert app.ask("reading", kind="card", name=drawn)["ok"]
-    app.sync()
-    assert app.view()["screen"] == "camera"
+    until(lambda: app.view()["screen"] == "camera")  # the reading hops to the main thread
     app.click("confirm")
     state = app.engine()
     assert state["locations"]["active"]["name"] == drawn and state["travelled"]
@@ -115,8 +115,7 @@ def test_a_game_of_zun_from_the_screen_alone(app: AppDriver) -> None:
 
     # -- a device goes down: shown in the corner, and the game goes on ----------------------
     assert app.ask("device", key="broker", online=False)["ok"]
-    app.sync()
-    assert app.view()["devices"]["broker"] is False
+    until(lambda: app.view()["devices"]["broker"] is False)
     app.click("plus:Bob", times=2)  # Revive on a defeated player
     assert app.find("hp:Bob")["text"] == "2"
     app.click("ok:Bob")

@@ -46,6 +46,7 @@ from companion.firmware.emulator import Pixel, TrackerEmulator
 from companion.launcher import Child, Launcher
 from companion.trackers import TrackerStore
 from tests.support.broker import SecureBroker
+from tests.support.camera import show
 from tests.support.mqtt import Probe, decode
 from vision.cards.deck import Deck
 from vision.dice.cli import make_reader
@@ -259,9 +260,7 @@ deck = "{samples['deck']}"
 
     def _show(self, photo: Path) -> None:
         """The camera now sees ``photo`` (the replay folder's one frame, replaced at once)."""
-        self.live.mkdir(exist_ok=True)
-        shutil.copy(photo, self.live / ".next.png")
-        os.replace(self.live / ".next.png", self.live / "frame.png")
+        show(self.live, photo)
 
     # -- watching ---------------------------------------------------------------------
 

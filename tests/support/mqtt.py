@@ -65,6 +65,10 @@ def schema_for(topic: str, table: str = "t1") -> str | None:
     if topic.startswith(t + "tracker/") and len(parts) == 5:
         return {"status": "tracker-status", "seat": "tracker-seat",
                 "blink": "tracker-blink"}.get(parts[4])
+    if topic.startswith(t + "vision/"):
+        return {"dice": "vision-dice", "card": "vision-card", "status": "status",
+                "cmd": "vision-cmd", "cmd/result": "vision-cmd-result",
+                "preview": "vision-preview"}.get(topic[len(t + "vision/"):])
     if topic.startswith("homeassistant/") and topic.endswith("/config"):
         return "discovery"
     if topic.startswith("wled/") and topic.endswith("/api"):

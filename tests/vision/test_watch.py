@@ -4,7 +4,6 @@ the camera going away and coming back, and SIGTERM."""
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import shutil
@@ -21,10 +20,12 @@ import pytest
 
 from companion.demo.samples import card_photo, deck_folder, dice_photo, face_folder
 from tests.support.broker import SecureBroker
-from tests.support.mqtt import Probe
+from tests.support.camera import empty_tray, picture, show
+from tests.support.mqtt import Probe, schema_for, validate
 from vision.cards.deck import Deck
 from vision.cli import main
 from vision.dice.cli import make_reader
+from vision.tray import Tray
 from vision.watch import TrayReader
 
 DICE = {"hammer": 2, "snake": 3, "tree": 1}
@@ -42,15 +43,8 @@ def samples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"faces": faces, "deck": deck, "dice": root / "dice.png", "card": root / "card.png"}
 
 
-def show(folder: Path, photo: Path) -> None:
-    """Put ``photo`` in front of the camera: the folder's one frame, replaced at once."""
-    folder.mkdir(exist_ok=True)
-    shutil.copy(photo, folder / ".next.png")
-    os.replace(folder / ".next.png", folder / "frame.png")
-
-
 def settings(tmp_path: Path, broker: SecureBroker, samples: dict[str, Path],
-             password: str) -> Path:
+             password: str, vision: str = "") -> Path:
     secret = tmp_path / "vision-password"
     secret.write_text(password + "\n")
     path = tmp_path / "companion.toml"
@@ -67,6 +61,7 @@ username = "vision-{broker.table}"
 password_file = "{secret}"
 faces = "{samples['faces']}"
 overlay_width = 320
+{vision}
 [cards]
 deck = "{samples['deck']}"
 """)
@@ -102,10 +97,17 @@ def test_watch_publishes_dice_and_cards_and_the_camera_s_presence(
         card = probe.wait_for(lambda m: m.topic.endswith("/card"), timeout=30)
         payload = json.loads(card.payload)
         assert [c["name"] for c in payload["cards"]] == [CARD]
-        picture = cv2.imdecode(np.frombuffer(base64.b64decode(payload["overlay_jpeg"]), np.uint8),
-                               cv2.IMREAD_COLOR)
-        assert picture.shape[1] == 320
+        for key in ("overlay_jpeg", "photo_jpeg"):
+            assert picture(payload[key]).shape[1] == 320
         assert len(probe.on("runes/t1/vision/dice")) == 1, "the card's print is no die"
+        for message in (dice, card):
+            validate(schema_for(message.topic) or "?", json.loads(message.payload))
+        # The photo is the plain frame the boxes are in: the screen draws its own outlines.
+        frame = cv2.imread(str(samples["card"]))
+        photo = picture(payload["photo_jpeg"])
+        plain = cv2.resize(frame, (photo.shape[1], photo.shape[0]), interpolation=cv2.INTER_AREA)
+        assert np.abs(photo.astype(int) - plain.astype(int)).mean() < 4
+        assert payload["size"] == [frame.shape[1], frame.shape[0]]
 
         shutil.rmtree(live)  # the camera is gone
         probe.latest("runes/t1/vision/status", timeout=10, where=lambda s: s == "offline")
@@ -126,6 +128,69 @@ def test_watch_publishes_dice_and_cards_and_the_camera_s_presence(
     lines = [json.loads(line) for line in process.stdout.read().splitlines()]  # type: ignore[union-attr]
     assert [line["counts"] for line in lines if line["dice"]] == [DICE, DICE]
     assert [[c["name"] for c in line["cards"]] for line in lines if line["cards"]] == [[CARD]]
+
+
+def test_watch_answers_the_companion_s_requests_for_a_preview_and_a_calibration(
+        tmp_path: Path, locked_broker: SecureBroker, samples: dict[str, Path],
+        probe: Probe) -> None:
+    """The Settings screen's side of the camera, which belongs to the vision process: a
+    preview while asked for, and tray calibrations from the next frame, answered and kept."""
+    live = tmp_path / "live"
+    cv2.imwrite(str(tmp_path / "markers.png"), empty_tray(markers=True))
+    show(live, tmp_path / "markers.png")
+    tray_file = tmp_path / "state" / "tray.json"
+    config = settings(tmp_path, locked_broker, samples, locked_broker.users["vision-t1"].password,
+                      vision=f'tray = "{tray_file}"\npreview_fps = 10')
+    log = (tmp_path / "vision.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vision", "watch", "--publish", "--loop", "--fps", "8",
+         "--source", str(live), "--config", str(config)],
+        stdout=subprocess.DEVNULL, stderr=log)
+
+    def ask(request: dict[str, object], ident: str) -> dict[str, object]:
+        seen = len(probe.messages)
+        probe.publish("runes/t1/vision/cmd", json.dumps({"schema": 1, **request, "id": ident}))
+        answer = probe.wait_for(lambda m: m.topic.endswith("/cmd/result")
+                                and json.loads(m.payload).get("id") == ident,
+                                timeout=20, after=seen)
+        document: dict[str, object] = json.loads(answer.payload)
+        validate("vision-cmd-result", document)
+        return document
+
+    try:
+        probe.latest("runes/t1/vision/status", timeout=30, where=lambda s: s == "online")
+        assert not probe.on("runes/t1/vision/preview"), "no preview until one is asked for"
+        assert ask({"preview": 600}, "p1") == {"schema": 1, "ok": True, "id": "p1",
+                                                "preview": 60.0}
+        frame = probe.wait_for(lambda m: m.topic.endswith("/preview"), timeout=10)
+        preview = json.loads(frame.payload)
+        validate("vision-preview", preview)
+        assert preview["size"] == [640, 480] and picture(preview["photo_jpeg"]).shape == (360, 480, 3)
+
+        calibrated = ask({"calibrate": "tray"}, "c1")
+        assert calibrated["ok"] and calibrated["markers"] and calibrated["empty"], calibrated
+        assert calibrated["file"] == str(tray_file)
+        tray = Tray.load(tray_file)
+        assert tray.homography is not None and list(tray.size or ()) == calibrated["size"]
+        retaken = ask({"calibrate": "empty"}, "c2")
+        assert retaken["ok"] and retaken["markers"], "the markers' warp is kept"
+
+        refused = ask({"calibrate": "table"}, "c3")
+        assert not refused["ok"] and "tray, empty" in str(refused["error"])
+        assert not ask({"focus": 3}, "x")["ok"]
+        assert not ask({"preview": "long"}, "p2")["ok"]
+
+        stopped = ask({"preview": 0}, "p3")
+        assert stopped["ok"] and stopped["preview"] == 0
+        after_stop = len(probe.messages)
+        ask({"calibrate": "empty"}, "c4")  # served with a later frame
+        late = [m for m in probe.messages[after_stop:] if m.topic.endswith("/preview")]
+        assert len(late) <= 1, "the preview stops (one frame may have been on its way)"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(15)
+        log.close()
+    assert "tray calibrated" in (tmp_path / "vision.log").read_text()
 
 
 def test_a_vision_user_without_its_password_is_a_clear_error(

@@ -1,8 +1,12 @@
 """Camera confirmation: the photo with each die or card outlined and labelled.
 
 One tap on Confirm enters the reading as the chosen action; a tap on a die
-cycles its face (a misread die), a tap on a card picks another card. A die
-the vision service was unsure of is marked with a question mark.
+cycles its face (a misread die), a tap on a card picks another card. The
+outlines are drawn here, over the plain photo the vision process sends, so a
+corrected die shows its new face at once. Their colour says how sure the
+reading is: green, amber with a question mark (below :data:`UNSURE`), red for
+a die that could not be read at all; a corrected one turns green, since a
+person has now read it.
 """
 
 from __future__ import annotations
@@ -12,18 +16,23 @@ from typing import Any
 import numpy as np
 from kivy.factory import Factory
 from kivy.graphics.texture import Texture
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty, ColorProperty, ListProperty, NumericProperty, StringProperty,
+)
 
+from .. import theme
 from ..adapters import Reading
 from ..app import AppScreen
-from ..widgets import make
+from ..widgets import RButton, make
 from ..readings import card_names, dice_faces, reading_actions
 from ..strings import t
 
-__all__ = ["CameraScreen", "texture_of"]
+__all__ = ["CameraScreen", "ReadingMark", "texture_of"]
 
 UNSURE = 0.7
 """Below this confidence a die or card is marked for a second look."""
+UNKNOWN = "unknown"
+"""The face of a die the vision process could not read."""
 
 
 def texture_of(image: np.ndarray, texture: Texture | None = None) -> Texture:
@@ -35,6 +44,19 @@ def texture_of(image: np.ndarray, texture: Texture | None = None) -> Texture:
     texture.blit_buffer(np.ascontiguousarray(image[:, :, ::-1]).tobytes(), colorfmt="rgb",
                         bufferfmt="ubyte")
     return texture
+
+
+class ReadingMark(RButton):
+    """A die or card read on the photo: its outline where it lies, its label on a tab of the
+    outline's colour above it (below it at the photo's top edge); the whole of it, at least
+    a finger wide, is the target that corrects it."""
+
+    index = NumericProperty(0)
+    outline = ListProperty([])
+    """The outline's corners on the screen: x0, y0, x1, y1, ..."""
+    colour = ColorProperty(theme.OK)
+    label_height = NumericProperty(20)
+    label_at_top = BooleanProperty(True)
 
 
 class CameraScreen(AppScreen):
@@ -82,7 +104,7 @@ class CameraScreen(AppScreen):
         for face in self.faces:
             counts[face] = counts.get(face, 0) + 1
         if reading.kind == "dice":
-            self.summary = ", ".join(f"{n} × {face}" for face, n in counts.items())
+            self.summary = "\n".join(f"{n} × {face}" for face, n in counts.items())
             self.hint = t("camera.tap_to_fix")
         else:
             self.summary = t("camera.card_summary", names=", ".join(self.names))
@@ -111,24 +133,51 @@ class CameraScreen(AppScreen):
         scale = min(photo.width / iw, photo.height / ih)
         ox = photo.x + (photo.width - iw * scale) / 2
         oy = photo.y + (photo.height - ih * scale) / 2
-        least = self.app.u * 48
+        top = oy + ih * scale
+
+        def window(x: float, y: float) -> tuple[float, float]:
+            """A photo pixel (origin top left) on the screen (origin bottom left)."""
+            return ox + x * scale, oy + (ih - y) * scale
+
         for i, die in enumerate(reading.dice):
             x, y, w, h = die.box
-            cx, cy = ox + (x + w / 2) * scale, oy + (ih - y - h / 2) * scale
-            side = max(least, w * scale, h * scale)
-            mark = make("ReadingMark", tag=f"die:{i}", index=i, pos=(cx - side / 2, cy - side / 2),
-                                       size=(side, side),
-                                       text=self.faces[i] + ("?" if die.confidence < UNSURE else ""))
-            layer.add_widget(mark)
+            corners = [window(x, y), window(x + w, y), window(x + w, y + h), window(x, y + h)]
+            self._mark(layer, f"die:{i}", i, corners, self.faces[i], die.face, die.confidence,
+                       top)
         for i, card in enumerate(reading.cards):
-            xs = [p[0] for p in card.corners]
-            ys = [p[1] for p in card.corners]
-            left, right = ox + min(xs) * scale, ox + max(xs) * scale
-            bottom, top = oy + (ih - max(ys)) * scale, oy + (ih - min(ys)) * scale
-            mark = make("ReadingMark", tag=f"card:{i}", index=i, pos=(left, bottom),
-                                       size=(max(least, right - left), max(least, top - bottom)),
-                                       text=self.names[i] + ("?" if card.confidence < UNSURE else ""))
-            layer.add_widget(mark)
+            corners = [window(x, y) for x, y in card.corners]
+            self._mark(layer, f"card:{i}", i, corners, self.names[i], card.name, card.confidence,
+                       top)
+
+    def _mark(self, layer: Any, tag: str, index: int, corners: list[tuple[float, float]],
+              shown: str, read: str, confidence: float, top: float) -> None:
+        """One outlined, labelled target: at least a finger wide, the label's tab above the
+        outline (below it where the photo ends)."""
+        colour = self._colour(shown, read, confidence)
+        label = shown + ("?" if colour is theme.ACCENT else "")
+        u = self.app.u
+        least, tab = u * 48, u * 20
+        left, right = min(x for x, _ in corners), max(x for x, _ in corners)
+        bottom, high = min(y for _, y in corners), max(y for _, y in corners)
+        width = max(least, right - left, len(label) * u * 10 + u * 10)
+        height = max(least, high - bottom + tab)
+        centre = (left + right) / 2
+        at_top = high + tab <= top
+        y = high + tab - height if at_top else bottom - tab
+        mark = make("ReadingMark", tag=tag, index=index, text=label, colour=colour,
+                    label_at_top=at_top, label_height=tab, size=(width, height),
+                    pos=(centre - width / 2, y),
+                    outline=[v for point in corners for v in point])
+        layer.add_widget(mark)
+
+    @staticmethod
+    def _colour(shown: str, read: str, confidence: float) -> tuple[float, ...]:
+        """Green when sure (or corrected by a person), amber when doubtful, red when unread."""
+        if shown == UNKNOWN:
+            return theme.ERROR
+        if shown != read or confidence >= UNSURE:
+            return theme.OK
+        return theme.ACCENT
 
     def _draw_choices(self) -> None:
         box = self.ids.choices

@@ -95,12 +95,11 @@ class RunecastTableScreen(AppScreen):
             self.battle_text = f"{battle['name']} · {t('rc.battle', number=battle['number'], total=battle['number'] + state['battles_left'] - 1)}"
             self.wounds, self.wounds_needed = battle["wounds"], battle["wounds_needed"]
             self.battle_detail = "\n".join((
-                t("rc.wounds", wounds=battle["wounds"], needed=battle["wounds_needed"]),
                 t("rc.special", snakes=battle["special"]["snakes"], text=battle["special"]["text"]),
                 t("rc.boon", trees=battle["boon"]["trees"], text=battle["boon"]["text"])))
         pool = (t("rc.loki_pool_max", dice=state["loki_pool"], max=state["loki_max"])
                 if state["loki_max"] else t("rc.loki_pool", dice=state["loki_pool"]))
-        self.loki_text = "\n".join((pool, t("rc.thrall", player=roller),
+        self.loki_text = "\n".join((f"{pool} · {t('rc.thrall', player=roller)}",
                                     t("rc.community", state=t("rc.available") if
                                       state["community_death_token"] else t("rc.spent"))))
         last = loki_steps(state["last_loki_roll"])

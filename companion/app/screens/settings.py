@@ -1,8 +1,13 @@
-"""Settings: broker and table id, camera and tray, the button pin map, the LED trackers.
+"""Settings: broker and table id, camera and tray, the LED trackers, the button pin map.
 
-The camera preview runs only while this screen is shown: frames come from
-the camera's thread through :class:`~companion.app.bridge.LatestFrame`, so a
-camera faster than the screen drops frames instead of piling up work.
+Each is a tab of its own, so none hides below another (the pin check used to
+be found only by scrolling past the rest). The camera preview runs only while
+the Camera tab shows: frames come from the camera's thread (in links mode,
+from the vision process, which owns the camera: :class:`~companion.app.wired.LinkedCamera`)
+through :class:`~companion.app.bridge.LatestFrame`, so a camera faster than
+the screen drops frames instead of piling up work. A tray calibration is asked
+for, and its answer, which comes later from another thread, is shown through
+the same main-thread hop.
 
 The pin check lists the real panel's input pins, each marked while its
 contact is closed, or says why the panel is off (the pin map's error, naming
@@ -17,23 +22,28 @@ from typing import Any
 import cv2
 import numpy as np
 from kivy.clock import Clock
-from kivy.factory import Factory
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, OptionProperty, StringProperty
 
 from companion.config import ConfigError, load_config
 
+from ..adapters import Calibration
 from ..app import AppScreen
-from ..widgets import make
-from ..bridge import LatestFrame
+from ..bridge import LatestFrame, on_main_thread
 from ..settings import save_settings
 from ..strings import t
+from ..widgets import make
 from .camera import texture_of
 
 __all__ = ["SettingsScreen"]
 
 
 class SettingsScreen(AppScreen):
+    tab = OptionProperty("broker", options=["broker", "camera", "trackers", "pins"])
     calibration = StringProperty("")
+    calibration_failed = BooleanProperty(False)
+    calibrating = BooleanProperty(False)
+    previewing = BooleanProperty(False)
+    """Whether a preview frame has come since the Camera tab opened."""
     brightness_text = StringProperty("")
     pins_note = StringProperty("")
     """Why the panel is off, or that its pins are simulated."""
@@ -45,6 +55,7 @@ class SettingsScreen(AppScreen):
         super().__init__(**kwargs)
         self._frames = LatestFrame(self._show_frame)
         self._pins_poll = None
+        self._camera_on = False
         self.frames_shown = 0
         self._level = -1.0
         """The brightness (percent) the trackers have, as the slider last showed or sent it."""
@@ -81,17 +92,39 @@ class SettingsScreen(AppScreen):
                           else t("settings.pins_simulated") if panel.keys else "")
         self._draw_pins()
         self._pins_poll = Clock.schedule_interval(lambda *_: self._draw_pins(), 0.2)
-        self.app.hardware.camera.start(self._frames.put)
+        self._camera(self.tab == "camera")
 
     def on_leave(self, *_: Any) -> None:
-        self.app.hardware.camera.stop()
+        self._camera(False)
         if self._pins_poll is not None:
             self._pins_poll.cancel()
         if self._send_brightness.is_triggered:
             self._send_brightness.cancel()
             self._apply_brightness()
 
+    def on_tab(self, _screen: Any, tab: str) -> None:
+        if "pages" in self.ids:
+            self.ids.pages.current = tab
+
+    def show_tab(self, tab: str) -> None:
+        """Show one tab; the camera's preview runs while the Camera tab shows."""
+        self.tab = tab
+        self._camera(tab == "camera" and self.manager is not None
+                     and self.manager.current == self.name)
+
+    def _camera(self, on: bool) -> None:
+        camera = self.app.hardware.camera
+        if on and not self._camera_on:
+            self.previewing = False
+            camera.start(self._frames.put)
+        elif not on and self._camera_on:
+            camera.stop()
+        self._camera_on = on
+
     def _show_frame(self, frame: np.ndarray) -> None:
+        if not self._camera_on:
+            return  # a frame that was on its way when the preview stopped
+        self.previewing = True
         preview = self.ids.preview
         # Uploaded at the size it is shown: a full camera frame costs the GPU (or, under
         # Xvfb, the CPU) several times more for the same picture.
@@ -134,13 +167,22 @@ class SettingsScreen(AppScreen):
             return
         self.app.say(t("settings.saved", path=path), error=False)
 
-    def calibrate(self) -> None:
-        try:
-            corners = self.app.hardware.camera.calibrate()
-        except (OSError, RuntimeError, ValueError) as e:
-            self.app.say(str(e))
-            return
-        self.calibration = t("settings.calibrated", corners=" ".join(f"({x},{y})" for x, y in corners))
+    def calibrate(self, kind: str) -> None:
+        """Ask for a tray calibration (``tray`` or ``empty``); the answer shows when it comes."""
+        self.calibrating, self.calibration_failed = True, False
+        self.calibration = t("settings.calibrating")
+        self.app.hardware.camera.calibrate(kind, on_main_thread(self._calibrated))
+
+    def _calibrated(self, result: Calibration) -> None:
+        self.calibrating = False
+        self.calibration_failed = not result.ok
+        if not result.ok:
+            self.calibration = t("settings.calibration_failed", error=result.error)
+        elif result.markers and result.size is not None:
+            self.calibration = t("settings.calibrated_markers", width=result.size[0],
+                                 height=result.size[1])
+        else:
+            self.calibration = t("settings.calibrated_empty")
 
     def brightness_moved(self, percent: float) -> None:
         """The slider moved: say so at once, tell the trackers once it rests."""

@@ -73,7 +73,9 @@ class SetupScreen(AppScreen):
         self.params = [p for p in rules.setup_type.params
                        if p.name not in PLAYER_FIELDS + HIDDEN_FIELDS]
         self.fields = {p.name for p in rules.setup_type.params}
-        self.players = [self._new_player(i) for i in range(2)]
+        self.players = []  # the names "Player N" are counted from the new list
+        for i in range(2):
+            self.players.append(self._new_player(i))
         self.options = {p.name: p.default for p in self.params}
         self.tracker_seats = self.app.hardware.trackers.assignments()
         self._build_players()
