@@ -8,6 +8,7 @@ from pathlib import Path
 
 from companion.config import Config, journal_path, read_section
 from companion.core.errors import CompanionError
+from companion.core.events import MESSAGES
 from companion.core.journal import Journal
 from companion.links import Links
 from companion.table import Table, TableConfig
@@ -34,6 +35,8 @@ def build_app(settings: Config, *, journal: Path | None = None, demo: bool = Fal
     config = load_app_config(settings)
     if config.strings is not None:
         UI.load(config.strings)
+    if config.sentences is not None:
+        MESSAGES.load(config.sentences)
     path = journal or journal_path(settings)
     table = Table(Journal(path), table_id=read_section(TableConfig, settings.section("table"),
                                                          "table").id)

@@ -32,6 +32,9 @@ class AppConfig:
     height: int = 480
     strings: Path | None = None
     """A TOML file of UI strings (a translation) loaded over the built-in English ones."""
+    sentences: Path | None = None
+    """A TOML file of event sentences (``kind = "template"``, a translation of what the
+    engines say happened) loaded over the built-in English ones."""
     trackers: int = 4
     """How many LED trackers the simulated hardware offers."""
     camera_fps: float = 15.0

@@ -8,11 +8,14 @@ translation only swaps the catalogue.
 
 from __future__ import annotations
 
+import string
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .errors import ContentError
 
 __all__ = ["Catalogue", "Event", "MESSAGES", "event"]
 
@@ -31,11 +34,28 @@ class Catalogue:
             self._templates[kind] = template
 
     def load(self, path: Path) -> None:
-        """Override templates from a TOML file of ``kind = "template"`` lines (a translation)."""
-        with path.open("rb") as f:
-            for kind, template in tomllib.load(f).items():
-                if isinstance(template, str):
-                    self._templates[kind] = template
+        """Override templates from a TOML file of ``kind = "template"`` lines (a translation).
+
+        Checked whole before anything changes: a key that is no known kind, a value that is
+        not text, or a ``{field}`` the original does not have (it would fail when shown,
+        mid-game) is a ContentError naming the key.
+        """
+        try:
+            with path.open("rb") as f:
+                translation = tomllib.load(f)
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise ContentError(f"{path}: {e}") from e
+        for kind, template in translation.items():
+            original = self._templates.get(kind)
+            if original is None:
+                raise ContentError(f"{path}: {kind!r} is not a known sentence or string")
+            if not isinstance(template, str):
+                raise ContentError(f"{path}: {kind} must be text, got {template!r}")
+            extra = _fields(template) - _fields(original)
+            if extra:
+                raise ContentError(f"{path}: {kind} uses {{{sorted(extra)[0]}}}, which "
+                                   f"{original!r} does not have")
+        self._templates.update(translation)
 
     def kinds(self) -> frozenset[str]:
         return frozenset(self._templates)
@@ -45,6 +65,10 @@ class Catalogue:
         if template is None:
             return f"{kind}: " + ", ".join(f"{k}={v}" for k, v in params.items())
         return template.format(**params)
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 MESSAGES = Catalogue()
