@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.wait import until
+
 from companion.app.display import VirtualScreen
 from companion.core.journal import Journal
 from companion.core.session import Session
@@ -115,16 +117,32 @@ class AppDriver:
         self.sync()
 
     def reveal(self, tag: str, *, near: str) -> None:
-        """Scroll with the mouse wheel over the widget tagged ``near`` until ``tag`` shows."""
+        """Scroll with the mouse wheel over the widget tagged ``near`` until ``tag`` shows,
+        and until it has come to rest (Kivy's scroll effect glides on after the wheel)."""
         for wheel in ("5", "4"):
             for _ in range(12):
                 if self.ask("find", tag=tag)["ok"]:
+                    self._settle(tag)
                     return
                 where = self.find(near)
                 self.xdotool("mousemove", str(round(where["x"])), str(round(where["y"])))
                 self.xdotool("click", "--repeat", "3", "--delay", "30", wheel)
                 self.sync()
         self.find(tag)
+
+    def _settle(self, tag: str) -> None:
+        last: tuple[float, float] | None = None
+
+        def resting() -> bool:
+            nonlocal last
+            where = self.find(tag)
+            here = (where["x"], where["y"])
+            still = here == last
+            last = here
+            time.sleep(0.1)
+            return still
+
+        until(resting, timeout=5)
 
     def type_into(self, tag: str, text: str) -> None:
         """Replace a text field's content by typing, as a keyboard would."""
