@@ -102,13 +102,18 @@ def deck_specs(size: int, seed: int = 0) -> list[CardSpec]:
 
 
 def unknown_specs(count: int, deck: Sequence[CardSpec], seed: int = 0) -> list[CardSpec]:
-    """``count`` cards of the same families that are not in ``deck``."""
+    """``count`` cards of the same families that are not in ``deck``: by turns a rune
+    card, an art card, and a look-alike of one of the deck's rune cards (one rune the
+    other way), the hardest to tell apart when a finger hides that rune."""
     known = {s.name for s in deck}
     arts = [s for s in _specs(seed + 1) if s.family == "art" and s.name not in known]
     runes = [s for s in _rune_specs(seed + 7) if s.name not in known]
+    rng = np.random.default_rng(seed + 11)
+    alikes = [a for s in deck for a in look_alikes(s) if a.name not in known]
+    alikes = [alikes[int(i)] for i in rng.permutation(len(alikes))]
     out: list[CardSpec] = []
-    for rune, art in zip(runes, arts):
-        out += [rune, art]
+    for i, (rune, art) in enumerate(zip(runes, arts)):
+        out += [rune, art] + alikes[i:i + 1]
     return out[:count]
 
 
