@@ -12,7 +12,9 @@ nothing of the card's own print:
   it than to the colour of the card's own rim (its border, seen along the rest of
   its edge), except across the rim at that stretch. (Where the
   table, not a finger, happened to match the card's edge, it is the rim's colour
-  too, and is followed no further than the rim.)
+  too, and is followed no further than the rim; where a glare spot on the table
+  washed out the card's edge, what lies outside is white of the table's tint, and
+  nothing is followed.)
 
 The result does not depend on which card of the deck this one is compared with,
 so every card of the deck is judged against the same covering, and a difference
@@ -56,6 +58,10 @@ SPREAD = 3.0
 TABLE = 0.4
 """Share of the ring round a card beyond which what was followed from a stretch of its
 edge is the table, not a thing lying over the card."""
+
+GLARE = 225
+"""Brightness (of 255) beyond which what lies just outside a card, of the table's tint,
+is a glare spot on the table rather than a finger."""
 
 RIM_ZONE = 8
 """How far from a stretch of hidden edge (face pixels, a card's border and more) the
@@ -127,11 +133,15 @@ def _things(frame: np.ndarray, found: FoundCard, to_face: np.ndarray, target: np
     card = np.zeros(size[::-1], np.uint8)
     cv2.fillConvexPoly(card, np.round(edge).astype(np.int32), 1)
     ring = (cv2.dilate(card, np.ones((2 * BAND - 1,) * 2, np.uint8)) > card)
+    table = np.median(_colours(col, edge, seen, inward=False), axis=0)
     cover = np.zeros((h, w), np.uint8)
     for side, start, end in _runs(col, edge, stretches):
         which = np.zeros((4, SAMPLES), bool)
         which[side, start:end] = True
         outside = _colours(col, edge, which, inward=False)
+        there = np.median(outside, axis=0)
+        if there[0] >= np.log(GLARE + 4) and np.abs(there[1:] - table[1:]).max() <= TINT:
+            continue  # a glare spot on the table, as white as the card's edge
         crossing = np.zeros(size[::-1], np.uint8)
         ends = np.round([_along(edge, side, start / (SAMPLES - 1)),
                          _along(edge, side, (end - 1) / (SAMPLES - 1))]).astype(np.int32)
