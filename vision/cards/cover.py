@@ -68,7 +68,7 @@ RIM_ZONE = 8
 thing lying over it is followed where the card's rim has its colour too."""
 
 BESIDE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-"""What lies on a card shades and blurs just beside it too: three face pixels round."""
+"""What lies on a card shades and blurs just beside it too: four face pixels round."""
 
 
 def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = ()
