@@ -1,6 +1,11 @@
 """Card reading figures: time per 1280x720 frame with 4 cards against a 60-card deck,
 and accuracy (known cards named right, unknown cards never named).
 
+A known card answered "unknown" because a finger hides just what tells it from a
+look-alike (:func:`vision.cards.synth.undecidable`: a card with the other rune there,
+taught or not, would look the same) is counted apart, as rightly unknown; the share
+named right is given both of the rest and of all known cards.
+
 Goals (issue 8): median under 50 ms on one core; at least 99% right; no unknown card named.
 The time is split into finding the cards and naming them (the rest of ``read_cards``).
 Run: ``python benchmarks/vision_cards.py [--frames N] [--seed S] [--cover P]``.
@@ -29,7 +34,8 @@ from vision.cards.reading import read_cards  # noqa: E402
 def _spread(label: str, values: list[float]) -> str:
     values = sorted(values)
     return (f"{label}: median {statistics.median(values):.1f} ms, "
-            f"90th percentile {values[int(0.9 * len(values))]:.1f} ms")
+            f"90th percentile {values[int(0.9 * len(values))]:.1f} ms, "
+            f"95th {values[int(0.95 * len(values))]:.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     specs = synth.deck_specs(60, args.seed)
     unknown = synth.unknown_specs(20, specs, args.seed)
+    alike = {a.name for s in specs for a in synth.look_alikes(s)}
     rng = np.random.default_rng(args.seed + 1)
     with tempfile.TemporaryDirectory() as tmp:
         synth.write_deck(Path(tmp), specs, args.seed)
@@ -51,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         load_s = time.perf_counter() - start
     times: list[float] = []
     finding: list[float] = []
-    known = right = misnamed = missed = unknown_seen = unknown_named = 0
+    known = right = misnamed = missed = undecidable = unknown_seen = unknown_named = alikes_seen = 0
     for _ in range(args.frames):
         chosen = [unknown[int(rng.integers(len(unknown)))] if rng.random() < args.unknown_share
                   else specs[int(rng.integers(len(specs)))] for _ in range(4)]
@@ -62,17 +69,20 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         reading = read_cards(photo.image, deck)
         times.append((time.perf_counter() - start) * 1000)
-        for spec, corners in zip(chosen, photo.corners):
+        for spec, corners, hidden in zip(chosen, photo.corners, photo.hidden):
             hits = [c for c in reading.cards
                     if min(np.abs(np.roll(c.corners, k, axis=0) - corners).max() for k in range(4)) < 15]
             name = hits[0].name if hits else None
-            if spec in specs:
+            if spec in specs and name is None and synth.undecidable(spec, hidden, synth.look_alikes(spec)):
+                undecidable += 1
+            elif spec in specs:
                 known += 1
                 right += name == spec.name
                 misnamed += name is not None and name != spec.name
                 missed += not hits
             else:
                 unknown_seen += 1
+                alikes_seen += spec.name in alike
                 unknown_named += name is not None
     naming = [t - f for t, f in zip(times, finding)]
     print(f"deck: 60 cards taught from 1 photo each, loaded in {load_s:.2f} s")
@@ -82,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     print("  " + _spread("finding", finding) + "; " + _spread("naming", naming))
     print(f"known cards: {right}/{known} named right ({100 * right / max(known, 1):.1f}%, goal >= 99%), "
           f"{misnamed} misnamed, {missed} not found")
-    print(f"unknown cards: {unknown_named}/{unknown_seen} named (goal: 0)")
+    print(f"  and {undecidable} rightly unknown (what tells them from a look-alike hidden); "
+          f"of all {known + undecidable} known: {100 * right / max(known + undecidable, 1):.1f}% named right")
+    print(f"unknown cards: {unknown_named}/{unknown_seen} named (goal: 0); {alikes_seen} of them "
+          "look-alikes of a deck card (one rune the other way)")
     return 0
 
 

@@ -1,5 +1,6 @@
-"""Command line for card reading: ``card`` reads photos, ``teach-card`` builds a deck,
-``watch-cards`` (:mod:`vision.cards.watch`) reads a camera and publishes settled readings.
+"""Command line for card reading: ``card`` reads photos, ``teach-card`` builds a deck.
+(``runes-vision watch``, :mod:`vision.watch`, reads a camera and publishes settled
+readings of the dice and the cards together.)
 
 ``register(subparsers)`` adds the commands to the ``runes-vision`` parser; this module
 also runs on its own: ``python -m vision.cards.cli card IMG --deck DIR``.
@@ -23,7 +24,6 @@ from typing import Any
 
 import cv2
 
-from . import watch
 from .deck import IMAGE_SUFFIXES, Deck, DeckError
 from .find import find_cards, rectify
 from .meaning import KINDS
@@ -37,7 +37,7 @@ TAUGHT_SIZE = (360, 504)
 
 
 def register(subparsers: Any) -> None:
-    """Add ``card``, ``teach-card`` and ``watch-cards`` to an argparse subparsers object."""
+    """Add ``card`` and ``teach-card`` to an argparse subparsers object."""
     card = subparsers.add_parser("card", help="name the cards in photos against a deck",
                                  description="Find and name every card in each IMAGE.")
     card.add_argument("images", nargs="+", metavar="IMAGE", type=Path)
@@ -58,7 +58,6 @@ def register(subparsers: Any) -> None:
     teach.add_argument("photos", nargs="+", metavar="PHOTO", type=Path)
     teach.add_argument("--kind", choices=KINDS, help="record the deck's kind in deck.toml")
     teach.set_defaults(run=run_teach)
-    watch.register(subparsers)
 
 
 def run_card(args: argparse.Namespace) -> int:

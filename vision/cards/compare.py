@@ -8,10 +8,9 @@ pixel (:func:`compare`), which gives a :class:`Likeness`:
 
 * where the two differ, and by how much (``difference``, in units of local contrast);
 * which of those differences are *covered*, and count neither for nor against the
-  example: a finger enters from outside the card, where the finder did not see the
-  card's outline (:func:`open_rim`), and is of another tint than the card; another
-  card lying over it differs all the way from that hidden stretch of outline; a glare
-  spot washes out whatever print is under it;
+  example: where a finger or another card lies over the card (found in the frame
+  round it, :mod:`vision.cards.cover`), and where a glare spot washes out whatever
+  print is under it;
 * which are *contradictions*: the largest patch of clear difference that is not
   covered, is the card showing something the example does not (another rune): the
   card is not this example.
@@ -29,7 +28,7 @@ import numpy as np
 
 from .face import SIZE, Face
 
-__all__ = ["Likeness", "align", "compare", "open_rim"]
+__all__ = ["Likeness", "align", "compare"]
 
 ECC_STEPS = 15
 """Most ECC iterations when aligning (it usually settles in under 15)."""
@@ -40,10 +39,6 @@ longer the same card lined up, but another picture forced onto it."""
 
 CLEAR = 0.6
 """Difference (squared, in units of local contrast, smoothed) that is clearly not noise."""
-
-EDGE = 5
-"""Width, in face pixels, of the band along the card's edge where covering enters."""
-
 
 @dataclass(frozen=True, slots=True)
 class Likeness:
@@ -89,14 +84,6 @@ def align(seen: Face, example: Face) -> np.ndarray:
 PLAIN = 0.3
 """Detail (local contrast units) under which a washed-out patch shows nothing."""
 
-REACH = 0.45
-"""How far into a card (a share of its width) something lying across its edge may
-cover it: a fingertip over a card reaches a third of the way in."""
-
-BODY = 0.005
-"""Least share of a card that something lying across it, of another colour than the
-card, takes up (a fingertip over a card: some 5%)."""
-
 RIM = 5
 """Face pixels along the card's edge left out of the comparison: the outline found may
 be a pixel or two off, so there the table or the card's rim shows by turns."""
@@ -113,77 +100,38 @@ BORDER = 8
 """Face pixels along the card's edge where a difference is no contradiction: an outline
 a little off shifts the card's own border there (a card's print starts further in)."""
 
+SHADOW = 8.0
+"""Face pixels beside a thing lying on the card that its shadow may darken."""
+
+SHADED = 0.5
+"""Least weight of a difference in a thing's shadow (right beside it)."""
+
 _CORE = np.zeros(SIZE[::-1], bool)
 _CORE[BORDER:-BORDER, BORDER:-BORDER] = True
 
 
-OPENING = 0.1
-"""Least share of a side, hidden in one stretch, taken for something lying across it
-(a finger is a quarter of a card wide); shorter gaps are the table's pattern matching
-the card's edge here and there."""
-
-
-def _long_runs(hidden: np.ndarray, share: float) -> np.ndarray:
-    """``hidden`` (sides x samples) with runs shorter than ``share`` of a side cleared."""
-    least = max(2, int(round(share * hidden.shape[1])))
-    out = np.zeros_like(hidden)
-    for side, row in enumerate(hidden):
-        padded = np.concatenate([[0], row.astype(np.int8), [0]])
-        starts = np.flatnonzero(np.diff(padded) == 1)
-        ends = np.flatnonzero(np.diff(padded) == -1)
-        for a, b in zip(starts, ends):
-            if b - a >= least:
-                out[side, a:b] = True
-    return out
-
-
-def open_rim(edge_seen: np.ndarray | None) -> np.ndarray:
-    """Where along a face's edge something may lie across the card: the band just inside
-    the rim, beside the parts of the card's outline the finder did not see.
-
-    ``edge_seen`` is :attr:`vision.cards.find.FoundCard.edge_seen` (sides top, right,
-    bottom, left of the upright face, each from its corner clockwise); None for an
-    outline seen all round.
-    """
-    band = np.zeros(SIZE[::-1], bool)
-    if edge_seen is None:
-        return band
-    w, h = SIZE
-    hidden = _long_runs(~np.asarray(edge_seen, bool), OPENING)
-    hidden[:, 1:] |= hidden[:, :-1].copy()
-    hidden[:, :-1] |= hidden[:, 1:].copy()
-    samples = hidden.shape[1]
-
-    def along(side: int, n: int, backwards: bool) -> np.ndarray:
-        t = (np.arange(n) + 0.5) / n
-        t = 1 - t if backwards else t
-        k = np.clip(np.rint((t - 0.06) / 0.88 * (samples - 1)), 0, samples - 1).astype(int)
-        return hidden[side, k]
-
-    inner = slice(RIM, RIM + EDGE)
-    band[inner, :] |= along(0, w, False)[None, :]
-    band[:, w - RIM - EDGE:w - RIM] |= along(1, h, False)[:, None]
-    band[h - RIM - EDGE:h - RIM, :] |= along(2, w, True)[None, :]
-    band[:, inner] |= along(3, h, True)[:, None]
-    band &= _INSIDE > 0
-    return band
-
-
 def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
-            opening: np.ndarray | None = None) -> Likeness:
+            covering: np.ndarray | None = None) -> Likeness:
     """``seen`` against ``example``, aligned by ``warp`` (found by :func:`align` if None).
 
-    ``opening`` (from :func:`open_rim`, for ``seen`` as given) is where something may
-    lie across the card; None: nowhere.
+    ``covering`` (from :func:`vision.cards.cover.covering`, for ``seen`` as given) is
+    where something lies over the card; None: nothing.
     """
     if warp is None:
         warp = align(seen, example)
     lined_up = cv2.warpPerspective(seen.detail, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
     diff = lined_up - example.detail
+    lying = None
+    if covering is not None:
+        # What lies over the card is no part of it: it differs neither way, and its
+        # difference must not spread onto the print beside it.
+        lying = cv2.warpPerspective(covering.astype(np.uint8), warp, SIZE,
+                                    flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE) > 0
+        diff[lying] = 0
     difference = cv2.GaussianBlur(diff * diff, (0, 0), 2.0) * _INSIDE
-    open_rim_given = opening is not None and opening.any()
-    if not open_rim_given and not seen.glare.any():
+    if covering is None and not seen.glare.any():
         # Nothing can cover the card: a card far from the example needs no closer look.
         mean = float(np.minimum(difference, 2.0).sum()) / _INSIDE_AREA
         if mean > FAR_OFF:
@@ -198,59 +146,20 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
                                      borderMode=cv2.BORDER_REPLICATE) > 0
         washed &= cv2.GaussianBlur(np.abs(lined_up), (0, 0), 1.5) < PLAIN
     covered = washed & clear
-    if open_rim_given:
-        reach = cv2.distanceTransform((~opening).astype(np.uint8), cv2.DIST_L2, 3) < REACH * SIZE[0]
-        # A finger: of another colour than the card, entering where the outline is
-        # hidden, and of some size (an outline hidden by a table much like the card's
-        # edge has nothing beside it). It covers itself and its own outline, no more:
-        # print that differs beyond it is the card's own.
-        body = _touching(_recoloured(seen, example, warp) & reach, opening)
-        if body.sum() >= BODY * SIZE[0] * SIZE[1]:
-            covered |= cv2.dilate(body.astype(np.uint8), _BESIDE) > 0
-        # A card lying over it: other print all the way from the hidden outline.
-        covered |= _touching(clear & reach, opening)
+    if lying is not None:
+        covered |= lying & (_INSIDE > 0)
     # The largest patch counts: another card's rune is one patch; light and noise leave
     # small scattered ones.
     inside = (clear & ~covered & _CORE).astype(np.uint8)
     count, patches = cv2.connectedComponents(inside, connectivity=8)
     excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
+    if lying is not None and lying.any():
+        # Beside what lies on the card falls its shadow: a difference there counts less.
+        near = cv2.distanceTransform((~lying).astype(np.uint8), cv2.DIST_L2, 3)
+        excess *= np.clip(near / SHADOW, SHADED, 1.0)
     contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
-    # What lies on the card shades and blurs what is just beside it too.
-    shown = _INSIDE > 0
-    if covered.any():
-        shown = shown & ~(cv2.dilate(covered.astype(np.uint8), _BESIDE) > 0)
+    shown = (_INSIDE > 0) & ~covered
     if washed.any():
         shown = shown & ~washed
     fit = float(np.minimum(difference[shown], 2.0).mean()) if shown.any() else 2.0
     return Likeness(fit, contradiction, float(covered.mean()), warp, difference, covered)
-
-
-def _touching(mask: np.ndarray, seeds: np.ndarray) -> np.ndarray:
-    """The patches of ``mask`` that touch ``seeds``."""
-    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
-    touching = np.zeros(count, bool)
-    touching[np.unique(labels[seeds & mask])] = True
-    touching[0] = False
-    return touching[labels]
-
-
-_BESIDE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-"""Just beside something lying on a card: three face pixels round."""
-
-RECOLOURED = 0.06
-"""Difference of tint (:func:`vision.cards.face.tint`) that marks something other than
-the card lying on it: a finger over white card is some 0.08, over print more."""
-
-_TO_HALF = np.float32([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
-
-
-def _recoloured(seen: Face, example: Face, warp: np.ndarray) -> np.ndarray:
-    """Where the seen card's tint is not the example's (a lamp's colour evened out)."""
-    half = _TO_HALF @ warp @ np.linalg.inv(_TO_HALF)
-    lined_up = cv2.warpPerspective(seen.tint, half, (SIZE[0] // 2, SIZE[1] // 2),
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
-    change = lined_up - example.tint
-    change -= np.median(change.reshape(-1, 2), axis=0)
-    off = (np.abs(change).max(axis=2) > RECOLOURED).astype(np.uint8)
-    return cv2.resize(off, SIZE, interpolation=cv2.INTER_NEAREST) > 0

@@ -35,17 +35,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .compare import CLEAR, Likeness, align, compare, open_rim
-from .face import CELL, SIZE, Face
+from .compare import CLEAR, Likeness, align, compare
+from .face import CELL, MARGIN, SIZE, Face
 from .find import find_cards, rectify
 
 __all__ = ["Deck", "DeckError", "IMAGE_SUFFIXES", "MARGIN", "Match", "SIZE", "example_card",
            "seen_card"]
 
 log = logging.getLogger(__name__)
-
-MARGIN = 0.03
-"""Share cut from each edge before comparing, so an outline a little wide brings no table in."""
 
 SHORTLIST = 6
 """Most cards compared closely with each card seen (the closest by signature)."""
@@ -87,8 +84,20 @@ FIT = 0.07
 """Most mean difference over the uncovered card for a fit (the same card: about 0.02)."""
 
 DECISIVE = 20.0
-"""Clear difference, hidden under a finger for one fitting card but not for another,
-that tells the two apart (a rune: some 100)."""
+"""Clear difference (as :attr:`~vision.cards.compare.Likeness.contradiction` counts it)
+of a patch where two look-alikes differ that tells them apart (a rune: some 50-100)."""
+
+SLOT = 0.2
+"""Difference that marks the whole of a patch where two look-alikes differ (a rune's
+strokes), not only its clearest part."""
+
+RECUR = 0.25
+"""How alike two cards' print in a patch must be (their squared difference over the
+patch, as a share of a third card's) to be the same form of a slot (two R runes)."""
+
+EVIDENT = 10.0
+"""How much more like a card than like its look-alike (summed squared differences of
+detail) the part of a patch where they differ must show, when the rest is covered."""
 
 ORIENTATION = 1.6
 """A card's other way up is aligned too when its closest card is this near (signature
@@ -160,7 +169,7 @@ class Deck:
         self._index_signatures()
         self._frame_examples()
         # For each example, the look-alike cards and where they differ from it.
-        self._twins: list[list[tuple[int, np.ndarray]]] = [[] for _ in self._faces]
+        self._twins: list[list[_Slots]] = [[] for _ in self._faces]
         self._compare_examples()
 
     def _index_signatures(self) -> None:
@@ -236,33 +245,32 @@ class Deck:
                             + "; ".join(warnings[:3]) + ")")
         return cls(examples, kind, warnings)
 
-    def identify(self, card: np.ndarray, edge_seen: np.ndarray | None = None) -> Match:
+    def identify(self, card: np.ndarray, covering: np.ndarray | None = None) -> Match:
         """Which card of the deck a rectified picture (from :func:`seen_card`) is.
 
-        ``edge_seen`` (:attr:`vision.cards.find.FoundCard.edge_seen`) tells where the
-        card's outline was not seen, so something may lie across the card there; by
-        default the outline was seen all round and nothing covers the card.
+        ``covering`` (:func:`vision.cards.cover.covering`) is where something lies
+        over the card; by default nothing does.
         """
-        return self.identify_face(Face.of(card), open_rim(edge_seen))
+        return self.identify_face(Face.of(card, covering), covering)
 
     def distance(self, face: Face) -> float:
         """How far a face's signature is from the closest card's (0: the same picture):
         a quick look, to tell which of a few outlines is most like a card of the deck."""
         return self._shortlist(face, 1)[0][3]
 
-    def identify_face(self, face: Face, opening: np.ndarray | None = None) -> Match:
-        """Which card of the deck a face is; ``opening`` as for :func:`compare`."""
+    def identify_face(self, face: Face, covering: np.ndarray | None = None) -> Match:
+        """Which card of the deck a face is; ``covering`` as for :func:`compare`."""
         shortlist = self._shortlist(face)
-        candidates = self._close_look(face, shortlist, opening)
+        candidates = self._close_look(face, shortlist, covering)
         closest = shortlist[0][3]
-        ranked = sorted(candidates, key=lambda c: (c.badness, c.likeness.covered, c.likeness.fit))
+        ranked = sorted(candidates, key=lambda c: (c.badness, c.likeness.fit))
         best = ranked[0]
         others = ranked[1:]
         runner_up = self.names[others[0].name] if others else None
         fitting = [c for c in ranked if c.fits]
-        named = len(fitting) == 1 or (len(fitting) > 1 and all(
-            _outweighs(best, c) for c in fitting[1:]))
-        named = named and not self._hidden_twin(best, {c.name for c in candidates})
+        seen = _Ways(face)[best.turned]
+        named = bool(fitting) and not self._hidden_slot(best, seen) and all(
+            self._told_apart(best, c, seen) for c in fitting[1:])
         if named:
             # How clearly the answer stands: its margin under the limits, and the next
             # card's distance over them.
@@ -296,7 +304,7 @@ class Deck:
         return picks
 
     def _close_look(self, face: Face, shortlist: list[tuple[int, int, bool, float]],
-                    opening: np.ndarray | None = None) -> list[_Candidate]:
+                    covering: np.ndarray | None = None) -> list[_Candidate]:
         """Each shortlisted card compared closely, then the most promising again after
         aligning onto its own example.
 
@@ -304,7 +312,7 @@ class Deck:
         card, each way up that is close) serves them all for a first look.
         """
         ways = _Ways(face)
-        openings = (opening, None if opening is None else opening[::-1, ::-1])
+        coverings = (covering, None if covering is None else covering[::-1, ::-1])
         warps: dict[bool, np.ndarray] = {}
         aligned: set[int] = set()
         closest = shortlist[0][3]
@@ -316,7 +324,7 @@ class Deck:
             (turned, warp), = warps.items()
             warps[not turned] = _TURN @ warp @ _TURN
         candidates = [_Candidate(name, example, turned, compare(
-            ways[turned], self._faces[example], warps[turned], openings[turned]))
+            ways[turned], self._faces[example], warps[turned], coverings[turned]))
             for name, example, turned, _ in shortlist]
         # The runner-up by signature, and any that nearly fit: their example may have
         # been taken a little differently (its outline a border's width in, say).
@@ -329,17 +337,20 @@ class Deck:
         for i in order[:REALIGN]:
             c = candidates[i]
             candidates[i] = _Candidate(c.name, c.example, c.turned, compare(
-                ways[c.turned], self._faces[c.example], None, openings[c.turned]))
+                ways[c.turned], self._faces[c.example], None, coverings[c.turned]))
         return candidates
 
     def _compare_examples(self) -> None:
         """Compare each example with its look-alikes, both ways up: two names whose photos
         show the same card (they fit each other) are warned of; for the others, where
-        they differ is kept (see :meth:`_hidden_twin`)."""
+        they differ is kept (see :meth:`_hidden_slot`)."""
+        # For each example: its look-alikes, their detail lined up on it, and the difference.
+        alikes: list[list[tuple[int, np.ndarray, np.ndarray]]] = [[] for _ in self._faces]
         for i, face in enumerate(self._faces):
             owner = int(self._owner[i])
             ways = (face, face.turned())
             for name, example, _, _ in self._shortlist(face, TWINS, 2 * FAR, owner):
+                likenesses = []
                 for turned in (False, True):
                     c = _Candidate(name, example, turned, compare(ways[turned], self._faces[example]))
                     if c.fits:
@@ -349,26 +360,106 @@ class Deck:
                         if message not in self.warnings:
                             self.warnings.append(message)
                             log.warning("%s", message)
-                    excess = np.clip(c.likeness.difference - CLEAR, 0, None)
-                    self._twins[example].append(
-                        (owner, cv2.resize(excess, _HALF, interpolation=cv2.INTER_AREA)))
+                    likenesses.append(c.likeness)
+                # Cards that share a layout and differ in places (a rune, a word) show
+                # where the deck's cards vary: a card not in the deck may vary there too.
+                turned = likenesses[1].fit < likenesses[0].fit
+                alike = likenesses[turned]
+                if alike.fit < SAME_LAYOUT:
+                    alikes[example].append((owner, _lined_up(ways[turned], alike.warp), alike.difference))
+        for example, twins in enumerate(alikes):
+            mine = self._faces[example].detail
+            for owner, theirs, difference in twins:
+                others = [d for o, d, _ in twins if o != owner]
+                self._twins[example].append(_Slots.of(owner, theirs, mine, difference, others))
 
-    def _hidden_twin(self, best: _Candidate, checked: set[int]) -> bool:
-        """True when a card of the deck not compared closely (``checked`` are) differs
-        from ``best`` only where ``best``'s card was covered: it could be that card."""
-        covering = best.likeness.covering
-        if not covering.any():
+    def _hidden_slot(self, best: _Candidate, seen: Face) -> bool:
+        """True when ``best``'s card was covered just where it differs from one of its
+        look-alikes in the deck (a rune, a word), so that what shows there is no more
+        like it than like the look-alike: a card with the look-alike's print there, in
+        the deck or not, would look the same. ``seen`` is the face the way up ``best``
+        was seen."""
+        covered = best.likeness.covering
+        if not covered.any():
             return False
-        shown = cv2.resize(covering.astype(np.uint8), _HALF, interpolation=cv2.INTER_AREA) == 0
-        for owner, excess in self._twins[best.example]:
-            if owner not in checked and 4 * float(excess[shown].sum()) < DECISIVE:
-                return True
-        return False
+        lined_up = _lined_up(seen, best.likeness.warp)
+        return any(slots.hidden(lined_up, covered) for slots in self._twins[best.example])
+
+    def _told_apart(self, best: _Candidate, other: _Candidate, seen: Face) -> bool:
+        """True when ``other``, a look-alike that fits too (what sets the two apart is
+        faint, or partly covered), is told from ``best`` by what shows where they
+        differ: that is clearly more like ``best``'s print than ``other``'s."""
+        lined_up = _lined_up(seen, best.likeness.warp)
+        return any(slots.owner == other.name and not slots.hidden(lined_up, best.likeness.covering, every=True)
+                   for slots in self._twins[best.example])
+
+
+@dataclass(frozen=True, slots=True)
+class _Slots:
+    """Where an example differs from one look-alike (``owner``), in the example's pixels:
+    each patch of difference (a rune, a word) that tells the two apart, the pixels of
+    the patches (``where``, flat indices, and ``patch``, which patch), and the two
+    cards' detail there."""
+
+    owner: int
+    where: np.ndarray
+    patch: np.ndarray
+    mine: np.ndarray
+    theirs: np.ndarray
+    slots: np.ndarray
+    """Which patches (by number) are slots of the deck (see :meth:`of`)."""
+
+    @classmethod
+    def of(cls, owner: int, theirs: np.ndarray, mine: np.ndarray, difference: np.ndarray,
+           others: Sequence[np.ndarray]) -> _Slots:
+        """From the look-alike's detail lined up on the example's, the example's own, and
+        their difference (:attr:`Likeness.difference`).
+
+        Only patches where both the example's print and the look-alike's recur on
+        other cards of the deck (``others``: their detail lined up on the example's)
+        are kept: those are the deck's slots (a rune, R on some cards and F on others);
+        a patch of a picture that is one card's alone says nothing of what other cards
+        may show there.
+        """
+        count, patches = cv2.connectedComponents((difference > SLOT).astype(np.uint8), connectivity=8)
+        excess = np.clip(difference - CLEAR, 0, None)
+        decisive = np.bincount(patches.ravel(), excess.ravel(), count) >= DECISIVE
+        decisive[0] = False
+        slot = np.zeros(count, bool)
+        if decisive.any():
+            flat = patches.ravel()
+            apart = np.bincount(flat, ((theirs - mine) ** 2).ravel(), count)
+            like_theirs = np.zeros(count, bool)
+            like_mine = np.zeros(count, bool)
+            for other in others:
+                like_theirs |= np.bincount(flat, ((theirs - other) ** 2).ravel(), count) < RECUR * apart
+                like_mine |= np.bincount(flat, ((mine - other) ** 2).ravel(), count) < RECUR * apart
+            slot = decisive & like_theirs & like_mine
+        where = np.flatnonzero(decisive[patches])
+        return cls(owner, where, patches.ravel()[where], mine.ravel()[where], theirs.ravel()[where],
+                   np.flatnonzero(slot))
+
+    def hidden(self, seen: np.ndarray, covered: np.ndarray | None, every: bool = False) -> bool:
+        """True when, for some slot (any patch if ``every``), what ``seen`` (lined up on
+        the example) shows of it outside ``covered`` is not clearly more like the example
+        than the look-alike."""
+        patches = np.unique(self.patch) if every else self.slots
+        if not len(patches):
+            return False
+        shows = np.ones(len(self.where), bool) if covered is None else ~covered.ravel()[self.where]
+        at = seen.ravel()[self.where]
+        evidence = (at - self.theirs) ** 2 - (at - self.mine) ** 2
+        told = np.bincount(self.patch[shows], evidence[shows], int(self.patch.max()) + 1)[patches]
+        return bool(np.any(told < EVIDENT))
+
+
+def _lined_up(face: Face, warp: np.ndarray) -> np.ndarray:
+    """``face``'s detail in the pixels of the example ``warp`` aligned it onto."""
+    return cv2.warpPerspective(face.detail, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 _TURN = np.float32([[-1, 0, SIZE[0] - 1], [0, -1, SIZE[1] - 1], [0, 0, 1]])
-
-_HALF = (SIZE[0] // 2, SIZE[1] // 2)
 """Turning a face upside down, as a homography (its own inverse)."""
 
 
@@ -404,26 +495,6 @@ def _cell_weights(sigs: np.ndarray, owner: np.ndarray) -> np.ndarray:
     rim[1:-1, 1:-1] = False
     weights[rim.ravel()] = 0.0
     return weights
-
-
-def _outweighs(a: _Candidate, b: _Candidate) -> bool:
-    """True when two fitting cards are told apart for ``a``: ``b`` fits only because
-    what sets it apart was taken to be under a finger, where ``a`` needed no such
-    excuse (and not the other way round). Compared on the face as seen."""
-    (cover_a, diff_a), (cover_b, diff_b) = (_as_seen(c) for c in (a, b))
-    only_b = cover_b & ~cover_a
-    only_a = cover_a & ~cover_b
-    against_b = b.likeness.contradiction + float(np.clip(diff_b[only_b] - CLEAR, 0, None).sum())
-    against_a = a.likeness.contradiction + float(np.clip(diff_a[only_a] - CLEAR, 0, None).sum())
-    return against_a <= CONTRADICTION and against_b >= DECISIVE
-
-
-def _as_seen(c: _Candidate) -> tuple[np.ndarray, np.ndarray]:
-    """A candidate's covering and difference the way up the card was seen."""
-    lk = c.likeness
-    if c.turned:
-        return lk.covering[::-1, ::-1], lk.difference[::-1, ::-1]
-    return lk.covering, lk.difference
 
 
 def _margin(lk: Likeness) -> float:

@@ -10,8 +10,6 @@ holds three views of the same rectified picture, each for one step of naming a c
   colour or a glare spot that leaves some contrast does not count, and a rune stroke counts
   as much in a dim corner as in the middle;
 * ``coarse``: ``detail`` at half size, for aligning a seen card onto an example;
-* ``tint``: the colour without its brightness, at half size, so that a finger (or
-  anything else lying over the card) stands out from it whatever the light;
 * ``glare``: where the picture is washed out (white to the camera): what the card
   shows there is lost, whatever it is.
 
@@ -25,10 +23,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["CELL", "Face", "SIZE", "glare", "signature", "tint"]
+__all__ = ["CELL", "Face", "MARGIN", "SIZE", "glare", "signature"]
 
 SIZE = (96, 136)
 """Width and height of a face, in pixels: a playing card's proportions (63 x 88 mm)."""
+
+MARGIN = 0.03
+"""Share of the card cut from each edge for its face, so an outline a little wide brings
+no table in."""
 
 CELL = 8
 """Signature cell size in face pixels: 12 x 17 cells."""
@@ -52,53 +54,64 @@ class Face:
     colour: np.ndarray
     detail: np.ndarray
     coarse: np.ndarray
-    tint: np.ndarray
     glare: np.ndarray
     signature: np.ndarray
 
     @classmethod
-    def of(cls, card: np.ndarray) -> Face:
-        """The face of a rectified card picture (BGR or grey, any size: resized to ``SIZE``)."""
+    def of(cls, card: np.ndarray, covered: np.ndarray | None = None) -> Face:
+        """The face of a rectified card picture (BGR or grey, any size: resized to ``SIZE``).
+
+        ``covered`` (a mask of ``SIZE``) is where something lies over the card
+        (:func:`vision.cards.cover.covering`): it is not the card, and the light is
+        evened out round it from the card alone.
+        """
         if card.shape[1::-1] != SIZE:
             card = cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA)
         grey = card if card.ndim == 2 else cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
-        detail = even_light(grey)
+        detail = even_light(grey, covered)
         coarse = cv2.resize(detail, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
         colour = card if card.ndim == 3 else cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        return cls(colour, detail, coarse, tint(colour), glare(grey), signature(card))
+        return cls(colour, detail, coarse, glare(grey), signature(card))
 
     def turned(self) -> Face:
         """The same card upside down."""
         return Face(cv2.rotate(self.colour, cv2.ROTATE_180), self.detail[::-1, ::-1].copy(),
-                    self.coarse[::-1, ::-1].copy(), self.tint[::-1, ::-1].copy(),
-                    self.glare[::-1, ::-1].copy(),
+                    self.coarse[::-1, ::-1].copy(), self.glare[::-1, ::-1].copy(),
                     self.signature[::-1].copy())
 
 
-def even_light(grey: np.ndarray) -> np.ndarray:
+def even_light(grey: np.ndarray, hidden: np.ndarray | None = None) -> np.ndarray:
     """``grey`` with the light taken out: local mean 0, local contrast 1 (float32).
 
     Contrast is floored at a share of the whole card's, so plain paper stays plain
-    instead of its noise being blown up to the size of a stroke.
+    instead of its noise being blown up to the size of a stroke. Where ``hidden`` (a
+    mask: a finger, a glare spot) the picture is not the card's: every local average
+    is taken over the rest only, so a finger's dark edge does not dim the print beside
+    it; the result there is 0.
     """
-    # Blurred to what a camera a metre away resolves, so a sharp scan and a soft photo
-    # of one card agree.
-    g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), SOFTEN)
-    mean = cv2.GaussianBlur(g, (0, 0), LIGHT_SCALE)
-    centred = g - mean
-    spread = cv2.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), LIGHT_SCALE))
-    floor = max(0.25 * float(np.sqrt(np.mean(centred * centred))), 2.0)
-    return centred / (spread + floor)
+    g: np.ndarray = grey.astype(np.float32)
+    if hidden is None or not hidden.any():
+        # Blurred to what a camera a metre away resolves, so a sharp scan and a soft
+        # photo of one card agree.
+        g = cv2.GaussianBlur(g, (0, 0), SOFTEN)
+        mean = cv2.GaussianBlur(g, (0, 0), LIGHT_SCALE)
+        centred = g - mean
+        spread = cv2.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), LIGHT_SCALE))
+        floor = max(0.25 * float(np.sqrt(np.mean(centred * centred))), 2.0)
+        return centred / (spread + floor)
+    shown = (~hidden).astype(np.float32)
 
+    def average(x: np.ndarray, sigma: float) -> np.ndarray:
+        mean: np.ndarray = cv2.GaussianBlur(x * shown, (0, 0), sigma) / np.maximum(
+            cv2.GaussianBlur(shown, (0, 0), sigma), 1e-3)
+        return mean
 
-def tint(colour: np.ndarray) -> np.ndarray:
-    """Blue and red over green, each as a share of the brightness, at half size and
-    softened (float32, 2 channels). A shadow leaves it alone; dark print, whose colour is
-    mostly noise, counts little (the share is of the brightness plus a constant)."""
-    half = cv2.resize(colour, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
-    b, g, r = cv2.split(cv2.GaussianBlur(half, (0, 0), 1.0).astype(np.float32))
-    total = b + g + r + 90.0
-    return np.dstack([(b - g) / total, (r - g) / total])
+    g = average(g, SOFTEN)
+    centred = (g - average(g, LIGHT_SCALE)) * shown
+    spread = cv2.sqrt(average(centred * centred, LIGHT_SCALE))
+    floor = max(0.25 * float(np.sqrt(np.sum(centred * centred) / max(float(shown.sum()), 1.0))), 2.0)
+    evened: np.ndarray = centred / (spread + floor)
+    return evened
 
 
 WASHED_OUT = 248

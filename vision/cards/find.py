@@ -34,6 +34,12 @@ WORK_SIZE = 640
 outline (corners are then fitted to a fraction of a pixel), and a 12-megapixel
 photo costs no more than a camera frame."""
 
+FILL = 0.3
+"""Least share of its quadrilateral an outline must enclose: a finger across a card cuts
+its outline short, and on a patterned table the outline runs off into the pattern, so
+that only about half of the card may be enclosed; a diagonal streak or an L-shaped
+outline encloses much less of the quadrilateral round it."""
+
 MAX_ASPECT = 2.0
 """Longest over shortest side of anything taken for a card (a tarot card is 1.7)."""
 
@@ -335,7 +341,7 @@ def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_
         hull_area = cv2.contourArea(hull)
         for quad in _fit_quads(contour, hull, of_edges):
             quad_area = cv2.contourArea(quad)
-            if area < 0.55 * quad_area or quad_area > 1.35 * hull_area:
+            if area < FILL * quad_area or quad_area > 1.35 * hull_area:
                 continue
             if not _card_shaped(quad, min_side) or _frame_edge(quad, shape):
                 continue

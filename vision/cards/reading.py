@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .compare import open_rim
+from .cover import covering
 from .deck import Deck, Match, seen_card
 from .face import Face
 from .find import FoundCard, find_cards
@@ -79,9 +79,9 @@ class CardReading:
 def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardReading:
     """Find and name every card in ``frame`` (BGR)."""
     seen: list[SeenCard] = []
-    for found in find_cards(frame, max_cards=max_cards):
-        face = Face.of(seen_card(frame, found.corners))
-        card, match = _seen(face, found, deck)
+    cards = find_cards(frame, max_cards=max_cards)
+    for found in cards:
+        card, match = _seen(frame, found, deck, cards)
         if card.name is None and found.parts:
             # Two cards edge to edge look like one card too: if some outline inside is a
             # card of the deck, those are what lies there. Only outlines that look more
@@ -91,10 +91,9 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
             for part in found.parts:
                 if any(part.overlap(t) > 0.2 for t in taken):
                     continue
-                inner = Face.of(seen_card(frame, part.corners))
-                if deck.distance(inner) > PART_NEARER * match.distance:
+                if deck.distance(Face.of(seen_card(frame, part.corners))) > PART_NEARER * match.distance:
                     continue
-                inside, _ = _seen(inner, part, deck)
+                inside, _ = _seen(frame, part, deck, cards)
                 if inside.name is not None:
                     named.append(inside)
                     taken.append(part)
@@ -110,8 +109,10 @@ PART_NEARER = 1.0
 card must be to be looked at closely as a card of its own."""
 
 
-def _seen(face: Face, found: FoundCard, deck: Deck) -> tuple[SeenCard, Match]:
-    match = deck.identify_face(face, open_rim(found.edge_seen))
+def _seen(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard]
+          ) -> tuple[SeenCard, Match]:
+    covered = covering(frame, found, others)
+    match = deck.identify_face(Face.of(seen_card(frame, found.corners), covered), covered)
     # The outline as found, from the corner that is the example's top-left.
     corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
     return SeenCard(match.name, corners, match.confidence), match

@@ -39,8 +39,10 @@ __all__ = [
     "Photo",
     "background",
     "deck_specs",
+    "look_alikes",
     "photograph",
     "render",
+    "undecidable",
     "unknown_specs",
     "write_deck",
 ]
@@ -56,6 +58,10 @@ _WORDS = (
     "field wolf den mist marsh golden hearth rune stone sky forge winter "
     "tide ember vault shadow vale dragon reach oak throne star fall"
 ).split()
+
+BLUR_REACH = 3
+"""Frame pixels beside the edge of a finger (or a card lying over another) that the
+photo's blur (up to 1.4 px, and the finger's own soft edge) mixes with it."""
 
 _BACKGROUNDS = ("wood", "felt", "slate", "cloth", "paper", "mat", "dark", "white")
 
@@ -74,13 +80,17 @@ class Photo:
     """A photographed frame and, for each card in it, its name and its corners.
 
     Corners go clockwise from the card's own top-left, in frame pixels.
-    ``covered`` is the share of each card hidden by a hand or another card.
+    ``covered`` is the share of each card hidden by a hand or another card, and
+    ``hidden`` where: a mask of the card's own picture (``CARD_SIZE``), True where
+    something lies over it or within ``BLUR_REACH`` frame pixels of its edge (the
+    photo's blur mixes the two there).
     """
 
     image: np.ndarray
     names: tuple[str, ...]
     corners: tuple[np.ndarray, ...]
     covered: tuple[float, ...]
+    hidden: tuple[np.ndarray, ...] = ()
 
 
 def deck_specs(size: int, seed: int = 0) -> list[CardSpec]:
@@ -92,13 +102,18 @@ def deck_specs(size: int, seed: int = 0) -> list[CardSpec]:
 
 
 def unknown_specs(count: int, deck: Sequence[CardSpec], seed: int = 0) -> list[CardSpec]:
-    """``count`` cards of the same families that are not in ``deck``."""
+    """``count`` cards of the same families that are not in ``deck``: by turns a rune
+    card, an art card, and a look-alike of one of the deck's rune cards (one rune the
+    other way), the hardest to tell apart when a finger hides that rune."""
     known = {s.name for s in deck}
     arts = [s for s in _specs(seed + 1) if s.family == "art" and s.name not in known]
     runes = [s for s in _rune_specs(seed + 7) if s.name not in known]
+    rng = np.random.default_rng(seed + 11)
+    alikes = [a for s in deck for a in look_alikes(s) if a.name not in known]
+    alikes = [alikes[int(i)] for i in rng.permutation(len(alikes))]
     out: list[CardSpec] = []
-    for rune, art in zip(runes, arts):
-        out += [rune, art]
+    for i, (rune, art) in enumerate(zip(runes, arts)):
+        out += [rune, art] + alikes[i:i + 1]
     return out[:count]
 
 
@@ -129,6 +144,48 @@ def _specs(seed: int) -> list[CardSpec]:
             continue
         names.add(name)
         out.append(CardSpec(name, "art", int(rng.integers(1 << 30))))
+    return out
+
+
+def look_alikes(spec: CardSpec) -> list[CardSpec]:
+    """The cards of ``spec``'s family that differ from it in one place: for a runes card,
+    the same card with one rune the other way (R for F); an art card has none (its
+    picture, name and text are its own)."""
+    if spec.family != "runes":
+        return []
+    letters = list(spec.name)
+    out = []
+    for i, letter in enumerate(letters):
+        if letter in "RF":
+            other = letters[:i] + ["F" if letter == "R" else "R"] + letters[i + 1:]
+            out.append(CardSpec("".join(other), "runes", spec.seed))
+    return out
+
+
+UNDECIDABLE = 0.9
+"""Share of what tells two cards apart that must lie under a finger (or another card)
+for a photo of one to be a photo of the other as well."""
+
+
+def undecidable(spec: CardSpec, hidden: np.ndarray, others: Sequence[CardSpec]) -> list[CardSpec]:
+    """The cards of ``others`` that differ from ``spec`` only where ``hidden`` (a mask of
+    the card's picture, :attr:`Photo.hidden`): seen so, ``spec`` may be any of them.
+
+    Two pictures differ where their grey levels do by more than a rune stroke's edge
+    would after blur; what differs must be hidden for at least ``UNDECIDABLE`` of it.
+    """
+    if not hidden.any():
+        return []
+    mine = cv2.cvtColor(render(spec), cv2.COLOR_BGR2GRAY).astype(np.int16)
+    out = []
+    for other in others:
+        if other.name == spec.name:
+            continue
+        theirs = cv2.cvtColor(render(other), cv2.COLOR_BGR2GRAY).astype(np.int16)
+        differs = np.abs(mine - theirs) > 60
+        total = int(differs.sum())
+        if total and int((differs & hidden).sum()) >= UNDECIDABLE * total:
+            out.append(other)
     return out
 
 
@@ -306,12 +363,14 @@ def photograph(
     light = light / max(float(np.linalg.norm(light)), 1e-6)  # where shadows fall
     placed: list[np.ndarray] = []
     masks: list[np.ndarray] = []
+    warps: list[np.ndarray] = []
     for card in cards:
         quad = _place(card.shape[1] / card.shape[0], placed, rng, size, card_height, tilt, overlap)
         placed.append(quad)
         src = np.float32([[0, 0], [card.shape[1], 0], [card.shape[1], card.shape[0]],
                           [0, card.shape[0]]])
         m = cv2.getPerspectiveTransform(src, quad)
+        warps.append(m)
         warped = cv2.warpPerspective(card, m, size, flags=cv2.INTER_AREA)
         mask = cv2.warpPerspective(_rounded(card.shape[:2], rng), m, size)
         alpha = (mask.astype(np.float32) / 255)[..., None]
@@ -338,7 +397,14 @@ def photograph(
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
     image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
     covered = tuple(1 - float(v.sum()) / max(float(m.sum()), 1) for v, m in zip(visible, masks))
-    return Photo(image, tuple(names), tuple(placed), covered)
+    # Back onto each card's own picture: where it is under something, or so close to its
+    # edge that the blur mixes the two.
+    reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * BLUR_REACH + 1,) * 2)
+    hidden = tuple(cv2.warpPerspective(cv2.dilate((m & ~v).astype(np.uint8), reach) & m.astype(np.uint8),
+                                       w, card.shape[1::-1],
+                                       flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
+                   for m, v, w, card in zip(masks, visible, warps, cards))
+    return Photo(image, tuple(names), tuple(placed), covered, hidden)
 
 
 def _rounded(shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:

@@ -26,6 +26,7 @@ class Tally:
     misnamed: int = 0
     unknown_named: int = 0
     unknown: int = 0
+    undecidable: int = 0
 
 
 def _corner_error(found: np.ndarray, truth: np.ndarray) -> float:
@@ -44,10 +45,14 @@ def _tally(deck_dir: Path, size: int, frames: int, seed: int) -> Tally:
         chosen = [pool[int(k)] for k in rng.choice(len(pool), 4, replace=False)]
         photo = synth.photograph([synth.render(s) for s in chosen], rng, harsh=i % 2 == 0, cover=0.15)
         reading = read_cards(photo.image, deck)
-        for spec, corners in zip(chosen, photo.corners):
+        for spec, corners, hidden in zip(chosen, photo.corners, photo.hidden):
             seen = [c for c in reading.cards if _corner_error(c.corners, corners) < 15]
             name = seen[0].name if seen else None
-            if spec in specs:
+            if spec in specs and name is None and synth.undecidable(spec, hidden, synth.look_alikes(spec)):
+                # What tells it from another card of its kind is under a finger: "unknown"
+                # is the right answer (that card may be on the table, taught or not).
+                tally.undecidable += 1
+            elif spec in specs:
                 tally.known += 1
                 tally.right += name == spec.name
                 tally.misnamed += name is not None and name != spec.name
@@ -83,18 +88,37 @@ def test_cards_are_found_with_their_corners() -> None:
 
 
 def test_a_finger_across_a_card_is_seen_as_lying_on_it(tmp_path: Path) -> None:
-    """The outline is hidden where the finger crosses it; the card is still named."""
-    specs = synth.deck_specs(16, 4)[:6]
+    """The outline is hidden where the finger crosses it; the card is still named, unless
+    the finger hides just what tells it from another card of its kind (a rune)."""
+    specs = synth.deck_specs(16, 4)[:8]
     synth.write_deck(tmp_path, specs, 4)
     deck = Deck.load(tmp_path)
     rng = np.random.default_rng(12)
-    named = 0
+    named = decidable = 0
     for spec in specs:
         photo = synth.photograph([synth.render(spec)], rng, cover=1.0, harsh=False)
         cards = find_cards(photo.image)
         assert len(cards) == 1 and not cards[0].edge_seen.all()
-        named += read_cards(photo.image, deck).names == (spec.name,)
-    assert named >= 5
+        names = read_cards(photo.image, deck).names
+        assert names in ((spec.name,), (None,))
+        if not synth.undecidable(spec, photo.hidden[0], synth.look_alikes(spec)):
+            decidable += 1
+            named += names == (spec.name,)
+    assert named >= decidable - 1 >= 5
+
+
+def test_a_look_alike_not_in_the_deck_is_unknown_under_a_finger(tmp_path: Path) -> None:
+    """A deck card with one rune the other way, not taught: where the finger hides that
+    rune, the card seen could be either, so it must not be named after the taught one."""
+    specs = synth.deck_specs(16, 4)
+    synth.write_deck(tmp_path, specs, 4)
+    deck = Deck.load(tmp_path)
+    taught = {s.name for s in specs}
+    alikes = [a for s in specs[:8] for a in synth.look_alikes(s)[:1] if a.name not in taught]
+    rng = np.random.default_rng(13)
+    for spec in alikes:
+        photo = synth.photograph([synth.render(spec)], rng, cover=1.0, harsh=False)
+        assert read_cards(photo.image, deck).names in ((None,), ()), spec.name
 
 
 def test_two_cards_edge_to_edge_are_two_cards(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Settled card readings from a replayed sequence, printed and published (real broker)."""
+"""Cards read by ``runes-vision watch`` from a replayed sequence: settled once per layout
+with the right names, printed, and published with an overlay (real broker)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,7 @@ import pytest
 
 from tests.support.broker import Broker
 from vision.cards import synth
-from vision.cards.deck import Deck
-from vision.cards.reading import CardReading
-from vision.cards.watch import settled_cards
 from vision.cli import main
-from vision.settle import Settler
-from vision.sources import ReplaySource
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +25,6 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[tu
     root = tmp_path_factory.mktemp("watch")
     specs = synth.deck_specs(32, 9)[:4]
     synth.write_deck(root / "deck", specs, 9)
-    (root / "deck" / "deck.toml").write_text('kind = "locations"\n')
     rng = np.random.default_rng(9)
 
     def shot(chosen: list[synth.CardSpec]) -> np.ndarray:
@@ -46,17 +41,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[tu
     return root / "deck", root / "frames", names
 
 
-def test_a_replayed_sequence_settles_once_per_layout(
-        table: tuple[Path, Path, list[tuple[str, ...]]]) -> None:
-    deck_dir, frames, names = table
-    deck = Deck.load(deck_dir)
-    settled = list(settled_cards(ReplaySource(frames).frames(), deck, Settler[CardReading](frames=3)))
-    assert [s.index for s in settled] == [5, 11]
-    assert [s.reading.summary for s in settled] == names
-    assert settled[0].frame.shape == (540, 960, 3)
-
-
-def test_watch_cards_prints_and_publishes_settled_readings(
+def test_watch_settles_prints_and_publishes_the_cards_of_a_replay(
         table: tuple[Path, Path, list[tuple[str, ...]]], broker: Broker, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     deck_dir, frames, names = table
@@ -78,25 +63,25 @@ def test_watch_cards_prints_and_publishes_settled_readings(
     sub.connect(broker.host, broker.port)
     sub.loop_start()
     try:
-        assert main(["watch-cards", "--source", str(frames), "--publish", "--config", str(config)]) == 0
+        assert main(["watch", "--source", str(frames), "--publish", "--config", str(config)]) == 0
         assert two.wait(10)
     finally:
         sub.loop_stop()
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["frame"] for line in lines] == [5, 11]
     assert [tuple(sorted(c["name"] for c in line["cards"])) for line in lines] == names
-    assert all("action" in c for line in lines for c in line["cards"])  # the deck has a kind
+    assert all(line["dice"] == [] for line in lines), "a card's print is no die"
     payloads = [json.loads(m.payload) for m in got if m.topic == "runes/t7/vision/card"]
     assert [p["seq"] for p in payloads] == [1, 2] and payloads[0]["size"] == [960, 540]
-    assert [len(p["cards"]) for p in payloads] == [2, 3]
+    assert [tuple(sorted(c["name"] for c in p["cards"])) for p in payloads] == names
     picture = cv2.imdecode(np.frombuffer(base64.b64decode(payloads[1]["overlay_jpeg"]), np.uint8),
                            cv2.IMREAD_COLOR)
     assert picture.shape == (270, 480, 3)
 
 
-def test_watch_cards_without_a_deck_is_a_clear_error(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_watch_with_a_missing_deck_folder_is_a_clear_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "companion.toml"
-    config.write_text("")
-    assert main(["watch-cards", "--source", str(tmp_path), "--config", str(config)]) == 2
-    assert "no deck" in capsys.readouterr().err
+    config.write_text(f'[cards]\ndeck = "{tmp_path / "nope"}"\n')
+    assert main(["watch", "--source", str(tmp_path), "--config", str(config)]) == 2
+    assert "[cards] deck" in capsys.readouterr().err

@@ -1,0 +1,259 @@
+"""What lies over a card: a finger, a hand, another card, found in the frame round it.
+
+Where something lies across a card, the finder does not see the card's edge
+(:attr:`vision.cards.find.FoundCard.edge_seen`): the same thing lies on both sides
+of it. So the thing is looked for from just outside the card, where it can be
+nothing of the card's own print:
+
+* **another card** found in the frame over that stretch of edge lies on this one
+  (the card on top shows its whole edge, the one below does not);
+* anything else (a finger, a hand, a die) is the colour seen just outside that
+  stretch, followed into the card as long as it keeps that colour and is nearer to
+  it than to the colour of the card's own rim (its border, seen along the rest of
+  its edge), except across the rim at that stretch. (Where the
+  table, not a finger, happened to match the card's edge, it is the rim's colour
+  too, and is followed no further than the rim; where a glare spot on the table
+  washed out the card's edge, what lies outside is white of the table's tint, and
+  nothing is followed.)
+
+The result does not depend on which card of the deck this one is compared with,
+so every card of the deck is judged against the same covering, and a difference
+that lies under it counts for none of them (:mod:`vision.cards.deck`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from .face import MARGIN, SIZE
+from .find import SAMPLES, FoundCard, rectify_target
+
+__all__ = ["covering"]
+
+OPENING = 0.1
+"""Least share of a side, hidden in one stretch, taken for something lying across it
+(a finger is a quarter of a card wide); shorter gaps are the table's pattern matching
+the card's edge here and there."""
+
+BAND = 12
+"""How far round the card (face pixels, an eighth of its width) the frame is looked at."""
+
+REACH = (2, 6)
+"""Face pixels from the card's edge, out and in, where the colours beside it are taken."""
+
+LIGHT = 0.25
+"""Least tolerance of lightness (natural log of the brightness) within one thing lying
+on the card: a finger is lit from above, bright along its middle, darker at its sides."""
+
+TINT = 0.02
+"""Least tolerance of colour (:func:`_colour`'s shares) within one thing lying on the
+card: the colour of a finger is the same in its light and in its shade."""
+
+SPREAD = 3.0
+"""Tolerance, in spreads (median absolute deviation) of the colours seen outside."""
+
+TABLE = 0.4
+"""Share of the ring round a card beyond which what was followed from a stretch of its
+edge is the table, not a thing lying over the card."""
+
+GLARE = 225
+"""Brightness (of 255) beyond which what lies just outside a card, of the table's tint,
+is a glare spot on the table rather than a finger."""
+
+RIM_ZONE = 8
+"""How far from a stretch of hidden edge (face pixels, a card's border and more) the
+thing lying over it is followed where the card's rim has its colour too."""
+
+BESIDE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+"""What lies on a card shades and blurs just beside it too: four face pixels round."""
+
+
+def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = ()
+             ) -> np.ndarray | None:
+    """Where something lies over ``found`` in ``frame`` (BGR), as a mask of its upright
+    face (``SIZE``, corner 0 top-left, the deck's margin cut off), or None if nothing
+    does. ``others`` are the other cards found in the frame."""
+    if found.edge_seen is None:
+        return None
+    stretches = _stretches(~np.asarray(found.edge_seen, bool))
+    if not stretches:
+        return None
+    w, h = SIZE
+    target = rectify_target(SIZE, MARGIN)
+    to_face = cv2.getPerspectiveTransform(found.corners.astype(np.float32), target)
+    cover = np.zeros((h, w), np.uint8)
+    rest = []
+    for side, start, end in stretches:
+        mid = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1))
+        on_top = [o for o in others if o is not found and _inside_of(o, _to_frame(to_face, mid))]
+        if on_top:
+            for o in on_top:
+                quad = cv2.perspectiveTransform(o.corners[None].astype(np.float32), to_face)[0]
+                cv2.fillConvexPoly(cover, np.round(quad * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+        else:
+            rest.append((side, start, end))
+    if rest:
+        cover |= _things(frame, found, to_face, target, rest)
+    if not cover.any():
+        return None
+    return cv2.dilate(cover, BESIDE) > 0
+
+
+def _things(frame: np.ndarray, found: FoundCard, to_face: np.ndarray, target: np.ndarray,
+            stretches: list[tuple[int, int, int]]) -> np.ndarray:
+    """What keeps the colour seen just outside each stretch, followed into the card.
+
+    Where the colour is nearer one of the card's own (its rim's, seen along the rest
+    of its edge, or its face's commonest), the thing is followed only across the rim
+    at the stretch itself: a finger as dark as a card's frame crosses the frame, it
+    does not run along it; and the table, where it happened to match the card's edge,
+    is no nearer the card's paper than the paper is.
+    """
+    w, h = SIZE
+    shift = np.array([[1, 0, BAND], [0, 1, BAND], [0, 0, 1]], np.float32)
+    size = (w + 2 * BAND, h + 2 * BAND)
+    patch = cv2.warpPerspective(frame, shift @ to_face, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.GaussianBlur(patch, (0, 0), 0.8)
+    col = _colour(patch)
+    edge = target + BAND
+    seen = np.ones((4, SAMPLES), bool)
+    for side, start, end in stretches:
+        seen[side, start:end] = False
+    # The card's own colours: its rim's, and its face's commonest (paper, or a picture),
+    # each as itself (a card's face has many colours: their spread says nothing).
+    rim = _colours(col, edge, seen, inward=True)
+    face = col[BAND + RIM_ZONE:BAND + h - RIM_ZONE, BAND + RIM_ZONE:BAND + w - RIM_ZONE].reshape(-1, 3)
+    off_card = _off(col, face[::7], spread=False)
+    if len(rim) >= 4:
+        off_card = np.minimum(off_card, _off(col, rim, spread=False))
+    card = np.zeros(size[::-1], np.uint8)
+    cv2.fillConvexPoly(card, np.round(edge).astype(np.int32), 1)
+    ring = (cv2.dilate(card, np.ones((2 * BAND - 1,) * 2, np.uint8)) > card)
+    table = np.median(_colours(col, edge, seen, inward=False), axis=0)
+    cover = np.zeros((h, w), np.uint8)
+    for side, start, end in _runs(col, edge, stretches):
+        which = np.zeros((4, SAMPLES), bool)
+        which[side, start:end] = True
+        outside = _colours(col, edge, which, inward=False)
+        there = np.median(outside, axis=0)
+        if there[0] >= np.log(GLARE + 4) and np.abs(there[1:] - table[1:]).max() <= TINT:
+            continue  # a glare spot on the table, as white as the card's edge
+        crossing = np.zeros(size[::-1], np.uint8)
+        ends = np.round([_along(edge, side, start / (SAMPLES - 1)),
+                         _along(edge, side, (end - 1) / (SAMPLES - 1))]).astype(np.int32)
+        cv2.line(crossing, tuple(ends[0]), tuple(ends[1]), 1, 2 * RIM_ZONE + 1)
+        off = _off(col, outside)
+        passable = ((off <= 1) & ((off < off_card) | (crossing > 0))).astype(np.uint8)
+        count, colels = cv2.connectedComponents(passable, connectivity=4)
+        seeds = _points(edge, which, inward=False)
+        keep = np.zeros(count, bool)
+        keep[colels[np.clip(seeds[:, 1], 0, size[1] - 1), np.clip(seeds[:, 0], 0, size[0] - 1)]] = True
+        keep[0] = False
+        thing = keep[colels]
+        if thing[ring].mean() > TABLE:
+            continue  # it runs round the card: it is the table
+        cover |= thing[BAND:BAND + h, BAND:BAND + w]
+    return cover
+
+
+def _runs(col: np.ndarray, edge: np.ndarray, stretches: list[tuple[int, int, int]]
+          ) -> list[tuple[int, int, int]]:
+    """The stretches cut where the colour just outside changes: a stretch may be hidden
+    partly by a finger and partly by the table matching the card's edge."""
+    out = []
+    for side, start, end in stretches:
+        which = np.zeros((4, SAMPLES), bool)
+        which[side, start:end] = True
+        outside = np.median(_colours(col, edge, which, inward=False).reshape(end - start, -1, 3), axis=1)
+        jumps = np.abs(np.diff(outside, axis=0)) / np.array([LIGHT, TINT, TINT], np.float32)
+        cuts = [start] + [start + 1 + int(i) for i in np.flatnonzero(jumps.max(axis=1) > 1)] + [end]
+        out += [(side, a, b) for a, b in zip(cuts, cuts[1:]) if b - a >= 2]
+    return out
+
+
+def _colour(picture: np.ndarray) -> np.ndarray:
+    """Lightness and colour of each pixel of a BGR picture, apart: the log of the
+    brightness, and blue and red over green as shares of it (with a constant added, so
+    that dark pixels, whose colour is mostly noise, count as grey). A shadow changes
+    the first only."""
+    b, g, r = cv2.split(picture.astype(np.float32))
+    total = b + g + r
+    return np.dstack([np.log(total / 3 + 4), (b - g) / (total + 90), (r - g) / (total + 90)])
+
+
+def _off(col: np.ndarray, colours: np.ndarray, spread: bool = True) -> np.ndarray:
+    """How far each pixel of ``col`` is from the colour of ``colours`` (n x 3): from their
+    median, in tolerances (``LIGHT`` and ``TINT``, or ``SPREAD`` times their spread if
+    ``spread`` and that is more); 1 at the edge of the tolerance."""
+    centre = np.median(colours, axis=0)
+    tolerance = np.array([LIGHT, TINT, TINT], np.float32)
+    if spread:
+        tolerance = np.maximum(SPREAD * np.median(np.abs(colours - centre), axis=0), tolerance)
+    off: np.ndarray = np.abs((col - centre) / tolerance).max(axis=2)
+    return off
+
+
+def _stretches(hidden: np.ndarray) -> list[tuple[int, int, int]]:
+    """The runs of ``hidden`` (sides x samples) at least ``OPENING`` of a side long, as
+    (side, first sample, sample after the last)."""
+    least = max(2, int(round(OPENING * hidden.shape[1])))
+    out = []
+    for side, row in enumerate(hidden):
+        padded = np.concatenate([[0], row.astype(np.int8), [0]])
+        starts = np.flatnonzero(np.diff(padded) == 1)
+        ends = np.flatnonzero(np.diff(padded) == -1)
+        out += [(side, int(a), int(b)) for a, b in zip(starts, ends) if b - a >= least]
+    return out
+
+
+_T = (0.06 + 0.88 * np.arange(SAMPLES) / (SAMPLES - 1)).astype(np.float32)
+"""Where along its side each of the finder's samples lies."""
+
+
+def _along(corners: np.ndarray, side: int, t: float) -> np.ndarray:
+    """The point of a side (from corner ``side`` to the next) at sample position ``t``
+    (0 the first sample, 1 the last)."""
+    a, b = corners[side], corners[(side + 1) % 4]
+    point: np.ndarray = a + (b - a) * (0.06 + 0.88 * t)
+    return point
+
+
+def _points(corners: np.ndarray, which: np.ndarray, inward: bool) -> np.ndarray:
+    """Integer pixels (n x 2) beside the samples ``which`` (sides x samples) of a
+    quadrilateral's sides, ``REACH`` pixels out (or in)."""
+    a = corners.astype(np.float32)
+    along = np.roll(a, -1, axis=0) - a
+    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
+    normal /= np.maximum(np.hypot(normal[:, 0], normal[:, 1]), 1e-6)[:, None]
+    outward = np.einsum("ij,ij->i", normal, a + along / 2 - a.mean(axis=0)) > 0
+    normal[~outward] *= -1
+    if inward:
+        normal = -normal
+    depth = np.arange(REACH[0], REACH[1] + 1, dtype=np.float32)
+    pts = (a[:, None, None] + along[:, None, None] * _T[None, :, None, None]
+           + depth[None, None, :, None] * normal[:, None, None])  # sides x samples x depth x 2
+    pixels: np.ndarray = np.round(pts[which].reshape(-1, 2)).astype(np.int32)
+    return pixels
+
+
+def _colours(col: np.ndarray, corners: np.ndarray, which: np.ndarray, inward: bool) -> np.ndarray:
+    """The colours (n x 3) beside the samples ``which``, out or in (see :func:`_points`)."""
+    pts = _points(corners, which, inward)
+    h, w = col.shape[:2]
+    colours: np.ndarray = col[np.clip(pts[:, 1], 0, h - 1), np.clip(pts[:, 0], 0, w - 1)]
+    return colours
+
+
+def _to_frame(to_face: np.ndarray, point: np.ndarray) -> np.ndarray:
+    there: np.ndarray = cv2.perspectiveTransform(point.reshape(1, 1, 2).astype(np.float32),
+                                                 np.linalg.inv(to_face))[0, 0]
+    return there
+
+
+def _inside_of(card: FoundCard, point: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(card.corners.astype(np.float32), (float(point[0]), float(point[1])),
+                                False) > 0
