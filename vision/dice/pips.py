@@ -480,11 +480,12 @@ def _top_like(pips: Pips, group: list[int]) -> list[int]:
 _Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
 
 
-def _patterns(pips: Pips, sets: list[list[int]], side: float,
+def _patterns(gray: np.ndarray, pips: Pips, sets: list[list[int]], side: float,
               seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> None:
     """How well each set of pips forms a face, into ``seen`` (the fit and its quality with
-    the grid checked, or None): sets of one size are fitted at once, and the same pips,
-    coming up again as faces are taken out, are not fitted twice."""
+    the grid and the plain face around checked, or None: nothing like a die's face):
+    sets of one size are fitted at once, and the same pips, coming up again as faces are
+    taken out, are not fitted twice."""
     todo: dict[int, list[list[int]]] = {}
     for chosen in sets:
         if frozenset(chosen) not in seen:
@@ -494,10 +495,18 @@ def _patterns(pips: Pips, sets: list[list[int]], side: float,
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
         quality = quality * _discs(pips, idx)
-        grid = _grid_checks(pips, affine, n, _mids(pips.contrast[idx]))
-        for chosen, q, g, a in zip(same, quality, grid, affine):
-            if q >= 0.05:
-                seen[frozenset(chosen)] = (_Fit(float(q), a), float(q * g))
+        contrast = _mids(pips.contrast[idx])
+        fitted = quality >= 0.05
+        if not fitted.any():
+            continue
+        quality, affine, contrast = quality[fitted], affine[fitted], contrast[fitted]
+        grid = _grid_checks(pips, affine, n, contrast)
+        # The face around the marks must be plain (else nothing like a die's face: clutter).
+        plain = _plains(gray, pips, affine, contrast, n)
+        for chosen, q, g, a, p in zip([c for c, f in zip(same, fitted) if f], quality, grid,
+                                      affine, plain):
+            if p >= 0.3:
+                seen[frozenset(chosen)] = (_Fit(float(q), a), float(q * g * p))
 
 
 def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
@@ -567,7 +576,7 @@ def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: fl
         near = np.linalg.norm(pips.xy[t][:, None] - pips.xy[t][None], axis=2) <= 0.75 * side
         proposals = {tuple(sorted(np.array(t)[row].tolist())) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
-    _patterns(pips, [c for trial in trials for _, cs in trial for c in cs], side, seen)
+    _patterns(gray, pips, [c for trial in trials for _, cs in trial for c in cs], side, seen)
     best: list[_Best | None] = []
     split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
     for t, trial in zip(tops, trials):
@@ -583,27 +592,13 @@ def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: fl
                     parts.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
                                  for j in range(k) if (labels == j).any())
         split.append(_trials(pips, parts - {p for p, _ in trial}))
-    _patterns(pips, [c for trial in split for _, cs in trial for c in cs], side, seen)
+    _patterns(gray, pips, [c for trial in split for _, cs in trial for c in cs], side, seen)
     for i, (t, trial) in enumerate(zip(tops, split)):
         other = _best_face(pips, trial, t, seen) if trial else None
         if other is not None and (best[i] is None or other[0] > best[i][0]):
             best[i] = other
-    # The face around the marks must be plain: checked at once for faces of one value.
-    out: list[_Face | None] = [None] * len(groups)
-    by_value: dict[int, list[int]] = {}
-    for i, b in enumerate(best):
-        if b is not None:
-            by_value.setdefault(b[2], []).append(i)
-    for value, which in by_value.items():
-        chosen = [best[i][4] for i in which]  # type: ignore[index]
-        grids = np.array([best[i][3].affine for i in which])  # type: ignore[index]
-        plain = _plains(gray, pips, grids, _mids(pips.contrast[np.array(chosen)]), value)
-        for i, p in zip(which, plain):
-            _, score, _, fit, c = best[i]  # type: ignore[misc]
-            score *= float(p)
-            if p >= 0.3 and score >= 0.1:  # (else nothing like a die's face: clutter)
-                out[i] = _face(pips, c, fit.affine, score, len(groups[i]))
-    return out
+    return [_face(pips, b[4], b[3].affine, b[1], len(g)) if b is not None and b[1] >= 0.1 else None
+            for g, b in zip(groups, best)]
 
 
 def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: int) -> _Face:
