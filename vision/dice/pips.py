@@ -199,10 +199,11 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
 
 
 def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
-               use: np.ndarray | None = None) -> np.ndarray:
+               use: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (i, j) of pips on one face (of those in ``use``): in one blob, close, alike
     (one size, squashed the same way) and about as strong (a side face's are fainter and
-    flatter), with no seam between them.
+    flatter), with no seam between them; and how deep a dip lies between the pips of each
+    pair looked at, as a share of the face's level (n×n, NaN where not looked at).
 
     The face is followed along the line between the two pips (outside their own rims, of
     ``rim`` pixels): the seam between touching dice dips below the face on either side,
@@ -221,8 +222,9 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pairs(pips.cov[i], pips.cov[j])
     i, j = i[alike], j[alike]
+    seams = np.full((len(pips), len(pips)), np.nan)
     if i.size == 0:
-        return np.zeros((0, 2), int)
+        return np.zeros((0, 2), int), seams
     contrast = np.minimum(c[i], c[j])
     t = np.linspace(0.0, 1.0, max(8, int(d[i, j].max()) + 1))
     dist = d[i, j][:, None]
@@ -236,18 +238,22 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
             & ~(pips.inside[py, px] & ((from_i <= 2 * ai + rim) | (from_j <= 2 * aj + rim))))
     raw = gray[py, px].astype(float)
     enough = free.sum(1) >= 2
-    # The face's level near each pip, and the darkest point between: a seam dips below
-    # both sides (glare between the pips, brighter, does not).
-    near, far = free & (t[None, :] < 0.35), free & (t[None, :] > 0.65)
+    # The face's level on each pip's half of the way (its upper quartile: a seam close to
+    # one pip is no part of it), and the darkest point between: a seam dips below both
+    # sides (glare between the pips, brighter, does not).
+    near, far = free & (t[None, :] < 0.5), free & (t[None, :] >= 0.5)
     n_near, n_far = near.sum(1), far.sum(1)
-    level_i = (raw * near).sum(1) / np.maximum(n_near, 1)
-    level_j = (raw * far).sum(1) / np.maximum(n_far, 1)
+    rows = np.arange(len(i))
+    level_i = -np.sort(np.where(near, -raw, np.inf), 1)[rows, n_near // 4]
+    level_j = -np.sort(np.where(far, -raw, np.inf), 1)[rows, n_far // 4]
     level_i = np.where(n_near > 0, level_i, level_j)
     level_j = np.where(n_far > 0, level_j, level_i)
     lowest = np.where(free, raw, np.inf).min(1)
     dip = np.where(enough, np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0), 0.0)
     ok = ~enough | (dip <= np.maximum(8.0, 0.1 * contrast))
-    return np.stack([i[ok], j[ok]], 1)
+    # (A few grey levels are noise, whatever the light.)
+    seams[i, j] = seams[j, i] = np.maximum(dip - 4.0, 0.0) / np.maximum(np.minimum(level_i, level_j), 20.0)
+    return np.stack([i[ok], j[ok]], 1), seams
 
 
 def _groups(n: int, pairs: np.ndarray) -> list[list[int]]:
@@ -396,6 +402,20 @@ def _discs(pips: Pips, idx: np.ndarray) -> np.ndarray:
     return disc
 
 
+def _seamless(seams: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """How surely sets of pips (m×n) lie on one face as far as seams go, 0-1: each pip
+    joined to some other of its set with no dip between them (the rounded edges of dice
+    touching make one, however faint, where a face has none)."""
+    if idx.shape[1] < 2:
+        return np.ones(len(idx))
+    depth = seams[idx[:, :, None], idx[:, None, :]]  # m×n×n
+    depth[:, np.arange(idx.shape[1]), np.arange(idx.shape[1])] = np.nan
+    with np.errstate(all="ignore"):
+        link = np.nanmin(depth, 2)  # each pip's cleanest link
+    worst = np.nanmax(np.where(np.isnan(link), 0.0, link), 1)
+    return np.clip((0.25 - worst) / 0.15, 0, 1)
+
+
 def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray) -> np.ndarray:
     """How well the nine places of each fitted grid agree with the pattern of ``value``
     (0-1): where the pattern has no pip the face is plain; a mark there is another face's."""
@@ -480,12 +500,12 @@ def _top_like(pips: Pips, group: list[int]) -> list[int]:
 _Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
 
 
-def _patterns(gray: np.ndarray, pips: Pips, sets: list[list[int]], side: float,
+def _patterns(gray: np.ndarray, pips: Pips, seams: np.ndarray, sets: list[list[int]], side: float,
               seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> None:
     """How well each set of pips forms a face, into ``seen`` (the fit and its quality with
-    the grid and the plain face around checked, or None: nothing like a die's face):
-    sets of one size are fitted at once, and the same pips, coming up again as faces are
-    taken out, are not fitted twice."""
+    the grid, the plain face around and the seams between its pips checked, or None:
+    nothing like a die's face): sets of one size are fitted at once, and the same pips,
+    coming up again as faces are taken out, are not fitted twice."""
     todo: dict[int, list[list[int]]] = {}
     for chosen in sets:
         if frozenset(chosen) not in seen:
@@ -494,7 +514,7 @@ def _patterns(gray: np.ndarray, pips: Pips, sets: list[list[int]], side: float,
     for n, same in todo.items():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
-        quality = quality * _discs(pips, idx)
+        quality = quality * _discs(pips, idx) * _seamless(seams, idx)
         contrast = _mids(pips.contrast[idx])
         fitted = quality >= 0.05
         if not fitted.any():
@@ -555,8 +575,8 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
     return best
 
 
-def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: float,
-                 seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
+def _read_groups(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list[list[int]],
+                 side: float, seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
     """The best die face each group of pips makes (or None), all groups at once.
 
     A face's pips are alike (one size, squashed the same way); a group may hold a side
@@ -576,7 +596,7 @@ def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: fl
         near = np.linalg.norm(pips.xy[t][:, None] - pips.xy[t][None], axis=2) <= 0.75 * side
         proposals = {tuple(sorted(np.array(t)[row].tolist())) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
-    _patterns(gray, pips, [c for trial in trials for _, cs in trial for c in cs], side, seen)
+    _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], side, seen)
     best: list[_Best | None] = []
     split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
     for t, trial in zip(tops, trials):
@@ -592,7 +612,7 @@ def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: fl
                     parts.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
                                  for j in range(k) if (labels == j).any())
         split.append(_trials(pips, parts - {p for p, _ in trial}))
-    _patterns(gray, pips, [c for trial in split for _, cs in trial for c in cs], side, seen)
+    _patterns(gray, pips, seams, [c for trial in split for _, cs in trial for c in cs], side, seen)
     for i, (t, trial) in enumerate(zip(tops, split)):
         other = _best_face(pips, trial, t, seen) if trial else None
         if other is not None and (best[i] is None or other[0] > best[i][0]):
@@ -694,7 +714,7 @@ def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
     return labels
 
 
-def _read_clusters(gray: np.ndarray, pips: Pips, groups: list[list[int]],
+def _read_clusters(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list[list[int]],
                    side: float) -> list[list[_Face]]:
     """The faces in groups of pips that are not plainly one face each: a group can hold the
     faces of dice touching with no seam to be seen between them (dark dice), and a side
@@ -705,7 +725,7 @@ def _read_clusters(gray: np.ndarray, pips: Pips, groups: list[list[int]],
     seen: dict[frozenset[int], tuple[_Fit, float] | None] = {}
     active = list(range(len(groups)))
     while active:
-        found = _read_groups(gray, pips, [rests[i] for i in active], side, seen)
+        found = _read_groups(gray, pips, seams, [rests[i] for i in active], side, seen)
         still = []
         for i, face in zip(active, found):
             if face is None:
@@ -746,8 +766,8 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
                           len(view.boxes) + 1) for p in kinds]
     for pips, mine, theirs in ((kinds[0], weight[0], weight[1]), (kinds[1], weight[1], weight[0])):
         use = (mine >= theirs)[pips.blob]
-        groups = [g for g in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side, use))
-                  if use[g[0]]]
+        pairs, seams = _same_face(pips, smooth, 0.85 * side, 0.06 * side, use)
+        groups = [g for g in _groups(len(pips), pairs) if use[g[0]]]
         # A group of pips far flatter than the roundest on its blob is a side face seen
         # almost edge on.
         flat = [float(_mid(pips.roundness[g])) for g in groups]
@@ -759,7 +779,7 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         read, rest = _read_clean(gray, pips, groups, side)
         for face in read:
             faces.setdefault(face.blob, []).append(face)
-        for g, found in zip(rest, _read_clusters(gray, pips, rest, side)):
+        for g, found in zip(rest, _read_clusters(gray, pips, seams, rest, side)):
             faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
     out = []
     for blob, found in faces.items():
