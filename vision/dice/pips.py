@@ -659,15 +659,20 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
     return faces, rest
 
 
-def _side_face(a: _Face, b: _Face, count: int) -> _Face | None:
-    """Of two faces read close together in a blob of about ``count`` dice, the one that is
-    a side face of the other's die, or None if they are the top faces of two dice.
+def _side_face(a: _Face, b: _Face, count: int, side: float) -> _Face | None:
+    """Of two faces read close together in a blob of about ``count`` dice (about ``side``
+    pixels a side), the one that is a side face of the other's die, or None if they are
+    the top faces of two dice.
 
     A camera looks at a table from its near side, the far side up in the picture: a die's
     top face shows above its front face, both squashed along the picture's height, one
     more than the other (the top face less below 45°, more beyond). Its left and right
     faces show beside the top face, squashed across, seen almost edge on. Two dice one
-    behind the other look alike, one above the other: told from one die by the blob's size.
+    behind the other look alike, one above the other, but further apart (a die's depth
+    apart, where its front face is half of it below its top face) and both seen nearly
+    square on at once: a face's roundness is the cosine of the angle between the camera's
+    ray and its normal, and a die's faces are square to one another, so the squares of a
+    top face's roundness and a side face's add up to at most one.
     """
     d = np.array(b.read.centre) - np.array(a.read.centre)
     dist = float(np.hypot(*d))
@@ -677,12 +682,23 @@ def _side_face(a: _Face, b: _Face, count: int) -> _Face | None:
     squashed = rounder.flat - flatter.flat > 0.1
     if abs(float(d[1])) >= 0.6 * dist:
         lower = b if d[1] > 0 else a
+        apart = dist / max(_face_size(a, side), _face_size(b, side))
         # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
-        return lower if squashed or (count == 1 and rounder.flat < 0.88) else None
+        looks = squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75
+        can_be = a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8
+        return lower if looks and can_be else None
     return flatter if rounder.flat - flatter.flat > 0.15 else None
 
 
-def _drop_side_faces(faces: list[_Face], count: int) -> list[_Face]:
+def _face_size(face: _Face, side: float) -> float:
+    """A face's side unforeshortened, pixels: from its grid's long axis, or for a lone pip
+    a die's (``side``: a die found, with some of its side faces)."""
+    if len(face.pips) == 1:
+        return side / 1.2
+    return float(np.sqrt(_eig2(face.grid[:, :2] @ face.grid[:, :2].T)[1])) / 0.26
+
+
+def _drop_side_faces(faces: list[_Face], count: int, side: float) -> list[_Face]:
     """The top faces among the faces read in a blob of about ``count`` dice."""
     pairs = sorted(((_apart(a, b), i, j) for i, a in enumerate(faces)
                     for j, b in enumerate(faces) if i < j), key=lambda p: p[0])
@@ -690,9 +706,9 @@ def _drop_side_faces(faces: list[_Face], count: int) -> list[_Face]:
     for _, i, j in pairs:
         if i in dropped or j in dropped:
             continue
-        side = _side_face(faces[i], faces[j], count)
-        if side is not None:
-            dropped.add(i if side is faces[i] else j)
+        face = _side_face(faces[i], faces[j], count, side)
+        if face is not None:
+            dropped.add(i if face is faces[i] else j)
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
@@ -790,7 +806,7 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         for face in found:
             if all(_apart(face, k) > 0.4 for k in unique):
                 unique.append(face)
-        for face in _drop_side_faces(unique, view.counts[blob - 1]):
+        for face in _drop_side_faces(unique, view.counts[blob - 1], side):
             read = face.read
             name = read.face if read.confidence >= threshold else "unknown"
             out.append((blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
