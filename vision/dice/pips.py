@@ -680,14 +680,19 @@ def _side_face(a: _Face, b: _Face, count: int, side: float) -> _Face | None:
         return None
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
     squashed = rounder.flat - flatter.flat > 0.1
+    apart = dist / max(_face_size(a, side), _face_size(b, side))
+    if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
+        return None
     if abs(float(d[1])) >= 0.6 * dist:
         lower = b if d[1] > 0 else a
-        apart = dist / max(_face_size(a, side), _face_size(b, side))
         # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
-        looks = squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75
-        can_be = a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8
-        return lower if looks and can_be else None
-    return flatter if rounder.flat - flatter.flat > 0.15 else None
+        return lower if squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75 else None
+    if rounder.flat - flatter.flat > 0.15:
+        return flatter
+    # Too close to be two dice, and neither seen more edge on: the face read from fewer
+    # pips (a side face's show less clearly), or less surely.
+    weaker = min((a, b), key=lambda f: (len(f.pips), f.read.confidence, f.flat))
+    return weaker if apart < 0.75 else None
 
 
 def _face_size(face: _Face, side: float) -> float:
