@@ -408,11 +408,10 @@ def _seamless(seams: np.ndarray, idx: np.ndarray) -> np.ndarray:
     touching make one, however faint, where a face has none)."""
     if idx.shape[1] < 2:
         return np.ones(len(idx))
-    depth = seams[idx[:, :, None], idx[:, None, :]]  # m×n×n
+    depth = seams[idx[:, :, None], idx[:, None, :]]  # m×n×n, NaN: not looked at
     depth[:, np.arange(idx.shape[1]), np.arange(idx.shape[1])] = np.nan
-    with np.errstate(all="ignore"):
-        link = np.nanmin(depth, 2)  # each pip's cleanest link
-    worst = np.nanmax(np.where(np.isnan(link), 0.0, link), 1)
+    link = np.where(np.isnan(depth), np.inf, depth).min(2)  # each pip's cleanest link
+    worst = np.where(np.isinf(link), 0.0, link).max(1)
     return np.clip((0.25 - worst) / 0.15, 0, 1)
 
 
