@@ -415,19 +415,28 @@ def _seamless(seams: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return np.clip((0.25 - worst) / 0.15, 0, 1)
 
 
-def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray) -> np.ndarray:
-    """How well the nine places of each fitted grid agree with the pattern of ``value``
-    (0-1): where the pattern has no pip the face is plain; a mark there is another face's."""
+def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray,
+                 idx: np.ndarray) -> np.ndarray:
+    """How well the nine places of each fitted grid (of the pips ``idx``) agree with the
+    pattern of ``value`` (0-1): where the pattern has no pip the face is plain; a mark
+    there is another face's."""
     places = affine[:, None, :, :2] @ GRID[None, :, :, None]
     places = places[..., 0] + affine[:, None, :, 2]
     h, w = pips.response.shape
     px, py = np.round(places[..., 0]).astype(int), np.round(places[..., 1]).astype(int)
     on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~_OCCUPIED[value]
-    seen = np.where(on, pips.response[np.clip(py, 0, h - 1), np.clip(px, 0, w - 1)], 0).max(1)
-    # A light mark half as strong as the pips is glare on a dark die; a dark one is a pip
-    # under glare, or another face's.
-    worst = 0.75 if not pips.dark else 0.5
-    return np.clip((worst - seen / np.maximum(contrast, 1.0)) / 0.25, 0, 1)
+    px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+    share = np.where(on, pips.response[py, px], 0) / np.maximum(contrast, 1.0)[:, None]
+    # A dark mark half as strong as the pips is a pip under glare, or another face's. A
+    # light one is glare on a dark die unless it is a pip like the face's own and about as
+    # strong, or stronger than the pips (glare is fainter than white paint).
+    if pips.dark:
+        return np.clip((0.5 - share.max(1)) / 0.25, 0, 1)
+    d = np.linalg.norm(places[:, :, None] - pips.xy[None, None], axis=3)  # m × 9 × pips
+    like = pips.alike[idx].any(1)  # m × pips
+    pip_there = ((d <= 1.5 * pips.a) & like[:, None]).any(2)
+    worst = np.where(pip_there, 0.75, 1.0)
+    return np.clip((worst - share) / 0.25, 0, 1).min(1)
 
 
 # Where the face is sampled, in grid steps: a square over the pip grid and a little
@@ -440,8 +449,8 @@ _RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.7, 1.1, 1.6)
 def _plains(gray: np.ndarray, pips: Pips, affine: np.ndarray, contrast: np.ndarray,
             value: int) -> np.ndarray:
     """How plain the face around each set of marks is (0-1): a die's face is one colour up
-    to its edges, apart from its marks. Clutter that passes for pips sits on a surface of
-    two colours or at an edge."""
+    to its edges, apart from its marks, and all in the picture. Clutter that passes for
+    pips sits on a surface of two colours or at an edge."""
     h, w = gray.shape
     lattice = _RINGS if value == 1 else _LATTICE
     pts = (affine[:, None, :, :2] @ lattice[None, :, :, None])[..., 0] + affine[:, None, :, 2]
@@ -455,7 +464,9 @@ def _plains(gray: np.ndarray, pips: Pips, affine: np.ndarray, contrast: np.ndarr
     lo = values[rows, (0.1 * count).astype(int)]
     hi = values[rows, np.maximum(0, (0.9 * count).astype(int) - 1)]
     spread = np.where(count >= 12, hi - np.where(count >= 12, lo, 0), np.inf)
-    return np.clip((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15, 0, 1)
+    # A face cut by the frame's edge may have more marks beyond it.
+    seen = np.clip((on.mean(1) - 0.8) / 0.15, 0, 1)
+    return np.clip((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15, 0, 1) * seen
 
 
 @dataclass(frozen=True)
@@ -519,7 +530,7 @@ def _patterns(gray: np.ndarray, pips: Pips, seams: np.ndarray, sets: list[list[i
         if not fitted.any():
             continue
         quality, affine, contrast = quality[fitted], affine[fitted], contrast[fitted]
-        grid = _grid_checks(pips, affine, n, contrast)
+        grid = _grid_checks(pips, affine, n, contrast, idx[fitted])
         # The face around the marks must be plain (else nothing like a die's face: clutter).
         plain = _plains(gray, pips, affine, contrast, n)
         for chosen, q, g, a, p in zip([c for c, f in zip(same, fitted) if f], quality, grid,
@@ -649,7 +660,7 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
         quality = quality * _discs(pips, idx)
         contrast = _mids(pips.contrast[idx])
         plain = _plains(gray, pips, affine, contrast, n)
-        score = quality * _grid_checks(pips, affine, n, contrast) * plain
+        score = quality * _grid_checks(pips, affine, n, contrast, idx) * plain
         for g, sure, grid, p in zip(same, score, affine, plain):
             if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
                 faces.append(_face(pips, g, grid, float(sure), n))
