@@ -432,11 +432,15 @@ def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarra
     # strong, or stronger than the pips (glare is fainter than white paint).
     if pips.dark:
         return np.clip((0.5 - share.max(1)) / 0.25, 0, 1)
-    d = np.linalg.norm(places[:, :, None] - pips.xy[None, None], axis=3)  # m × 9 × pips
-    like = pips.alike[idx].any(1)  # m × pips
-    pip_there = ((d <= 1.5 * pips.a) & like[:, None]).any(2)
-    worst = np.where(pip_there, 0.75, 1.0)
-    return np.clip((worst - share) / 0.25, 0, 1).min(1)
+    check = np.clip((1.0 - share) / 0.25, 0, 1)
+    # Only a mark over half as strong as the pips can be one: only there are the pips
+    # looked for (all pips against all places costs as much as the rest of the check).
+    m, k = np.nonzero(share > 0.5)
+    if m.size:
+        d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)  # marks × pips
+        pip_there = ((d <= 1.5 * pips.a) & pips.alike[idx[m]].any(1)).any(1)
+        check[m, k] = np.clip((np.where(pip_there, 0.75, 1.0) - share[m, k]) / 0.25, 0, 1)
+    return check.min(1)
 
 
 # Where the face is sampled, in grid steps: a square over the pip grid and a little
