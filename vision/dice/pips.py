@@ -249,7 +249,13 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
     level_i = np.where(n_near > 0, level_i, level_j)
     level_j = np.where(n_far > 0, level_j, level_i)
     lowest = np.where(free, raw, np.inf).min(1)
-    dip = np.where(enough, np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0), 0.0)
+    # A dip has the face higher on both sides of it: the slope down into a blurred pip's
+    # dark rim, beyond the rim as measured, is none.
+    seen = np.where(free, raw, -np.inf)
+    rise = np.minimum(np.maximum.accumulate(seen, 1), np.maximum.accumulate(seen[:, ::-1], 1)[:, ::-1])
+    valley = np.where(free, rise - raw, 0.0).max(1)
+    dip = np.where(enough, np.minimum(np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0),
+                                      valley), 0.0)
     ok = ~enough | (dip <= np.maximum(8.0, 0.1 * contrast))
     # (A few grey levels are noise, whatever the light.)
     seams[i, j] = seams[j, i] = np.maximum(dip - 4.0, 0.0) / np.maximum(np.minimum(level_i, level_j), 20.0)
