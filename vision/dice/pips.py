@@ -217,8 +217,9 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
     # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
     # die's size is only roughly known, its pips' is measured).
     reach_ij = np.maximum(reach, 5.0 * (pips.a[:, None] + pips.a[None]))
+    # About as strong: glare on a pip takes a third of its contrast, a side face's more.
     i, j = np.nonzero(np.triu((d <= reach_ij) & (pips.blob[:, None] == pips.blob[None])
-                              & (np.minimum(c[:, None], c[None]) >= 0.7 * np.maximum(c[:, None], c[None])), 1))
+                              & (np.minimum(c[:, None], c[None]) >= 0.6 * np.maximum(c[:, None], c[None])), 1))
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pairs(pips.cov[i], pips.cov[j])
     i, j = i[alike], j[alike]
