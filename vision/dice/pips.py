@@ -536,18 +536,20 @@ def _patterns(gray: np.ndarray, pips: Pips, seams: np.ndarray, sets: list[list[i
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
         quality = quality * _discs(pips, idx) * _seamless(seams, idx)
-        contrast = _mids(pips.contrast[idx])
-        fitted = quality >= 0.05
-        if not fitted.any():
+        # A face less sure than 0.1 is none (_read_groups): the checks, each only lowering
+        # the score, stop at a set that cannot reach it.
+        fitted = np.nonzero(quality >= 0.1)[0]
+        contrast = _mids(pips.contrast[idx[fitted]])
+        score = quality[fitted] * _grid_checks(pips, affine[fitted], n, contrast, idx[fitted])
+        keep = score >= 0.1
+        fitted, score, contrast = fitted[keep], score[keep], contrast[keep]
+        if not fitted.size:
             continue
-        quality, affine, contrast = quality[fitted], affine[fitted], contrast[fitted]
-        grid = _grid_checks(pips, affine, n, contrast, idx[fitted])
         # The face around the marks must be plain (else nothing like a die's face: clutter).
-        plain = _plains(gray, pips, affine, contrast, n)
-        for chosen, q, g, a, p in zip([c for c, f in zip(same, fitted) if f], quality, grid,
-                                      affine, plain):
+        plain = _plains(gray, pips, affine[fitted], contrast, n)
+        for k, sure, p in zip(fitted.tolist(), score, plain):
             if p >= 0.3:
-                seen[frozenset(chosen)] = (_Fit(float(q), a), float(q * g * p))
+                seen[frozenset(same[k])] = (_Fit(float(quality[k]), affine[k]), float(sure * p))
 
 
 def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
