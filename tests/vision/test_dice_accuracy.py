@@ -25,16 +25,16 @@ def test_webcam_photos() -> None:
     result, _ = score(DiceReader(), webcam_set(WEBCAM / "Valid"))
     assert result.truths == 256  # (255 labels, and one die left unlabelled: see the errata)
     assert result.recall >= 0.99
-    assert result.precision >= 0.98
-    assert result.accuracy >= 0.98
+    assert result.precision >= 0.99
+    assert result.accuracy >= 0.985
 
 
-@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.97), ((640, 480), 0.93)])
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.985), ((640, 480), 0.95)])
 def test_rendered_pip_dice(size: tuple[int, int], floor: float) -> None:
     result, _ = score(DiceReader(), rendered_set(range(500, 516), width=size[0], height=size[1]))
     assert result.truths > 100
-    assert result.precision >= 0.96
-    assert result.recall >= 0.96
+    assert result.precision >= 0.98
+    assert result.recall >= 0.965
     assert result.accuracy >= floor
 
 
@@ -45,20 +45,20 @@ def test_every_die_colour_reads() -> None:
     for style in DIE_STYLES:
         result, _ = score(reader, rendered_set(range(720, 724), count=6, style=style,
                                                touching=0.0, width=960, height=540))
-        assert result.accuracy >= 0.9, style.name
+        assert result.accuracy >= 0.95, style.name
         total = total.add(result)
-    assert total.accuracy >= 0.97
-    assert total.precision >= 0.98
+    assert total.accuracy >= 0.99
+    assert total.precision >= 0.99
 
 
-@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.96), ((640, 480), 0.9)])
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.97), ((640, 480), 0.91)])
 def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces, size: tuple[int, int],
                                               floor: float) -> None:
     result, _ = score(DiceReader(rune_faces),
                       rendered_set(range(600, 616), kind="runes", style=RUNE_STYLE, width=size[0],
                                    height=size[1]))
     assert result.truths > 100
-    assert result.precision >= 0.97
+    assert result.precision >= 0.975
     assert result.accuracy >= floor
     # Doubtful dice are reported unknown, not guessed: nearly every matched die read is right.
     assert result.correct >= result.matched - result.unknown - 2
