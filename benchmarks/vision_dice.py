@@ -2,7 +2,8 @@
 
     python -m benchmarks.vision_dice [--quick] [--by]
 
-Sets: the real webcam photos in ``tests/data/dice-webcam`` (white pip dice on wood), and
+Sets: the real webcam photos in ``tests/data/dice-webcam`` (white pip dice on wood; the
+few labels that are wrong corrected by ``tests/vision/webcam_errata.toml``), and
 rendered sets at 1280×720 and at 640×480 of pip dice (every die colour, tray, tilt, blur and
 glare the renderer draws) and of Runecast dice read with faces taught from a rendered face
 folder. ``--by`` adds the rendered pip dice's accuracy per condition (die colour, tray, tilt,
@@ -21,9 +22,11 @@ import argparse
 import statistics
 import tempfile
 import time
+import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -34,17 +37,45 @@ from vision.dice.render import DIE_STYLES, Scene, render_scene, write_face_folde
 from vision.evaluate import Labelled, Score, match, read_yolo
 
 WEBCAM = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-webcam"
+ERRATA = Path(__file__).resolve().parent.parent / "tests" / "vision" / "webcam_errata.toml"
 PIP_NAMES = ["1", "2", "3", "4", "5", "6"]
 RUNE_STYLE = DIE_STYLES[6]
 
 Sample = tuple[np.ndarray, list[Labelled]]
 
 
-def webcam_set(folder: Path = WEBCAM) -> Iterator[Sample]:
+def webcam_set(folder: Path = WEBCAM, *, errata: Path | None = ERRATA) -> Iterator[Sample]:
+    """The webcam photos under ``folder`` and their labels, with the ``errata`` applied."""
+    fixes = webcam_errata(errata) if errata else {}
     for path in sorted(folder.rglob("*.jpg")):
         image = cv2.imread(str(path))
         h, w = image.shape[:2]
-        yield image, read_yolo(path.with_suffix(".txt"), w, h, PIP_NAMES)
+        labels = read_yolo(path.with_suffix(".txt"), w, h, PIP_NAMES)
+        name = path.relative_to(WEBCAM).with_suffix("").as_posix()
+        yield image, corrected(labels, fixes.get(name, []))
+
+
+def webcam_errata(path: Path = ERRATA) -> dict[str, list[dict[str, Any]]]:
+    """The corrections to the webcam labels, per image (``Train/five_1``)."""
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for fix in tomllib.loads(path.read_text())["label"]:
+        out[fix["image"]].append(fix)
+    return dict(out)
+
+
+def corrected(labels: list[Labelled], fixes: list[dict[str, Any]]) -> list[Labelled]:
+    """An image's labels (in the order of its label file's lines) with its fixes applied."""
+    out: list[Labelled | None] = list(labels)
+    for fix in fixes:
+        if fix["fix"] == "add":
+            out.append(Labelled(fix["face"], tuple(fix["box"])))
+        elif fix["fix"] == "remove":
+            out[fix["line"] - 1] = None
+        elif fix["fix"] == "face":
+            out[fix["line"] - 1] = Labelled(fix["face"], labels[fix["line"] - 1].box)
+        else:
+            raise ValueError(f"{fix['image']}: unknown fix {fix['fix']!r}")
+    return [label for label in out if label is not None]
 
 
 def rendered_set(seeds: range, **kwargs: object) -> Iterator[Sample]:

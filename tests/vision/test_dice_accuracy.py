@@ -12,28 +12,29 @@ from pathlib import Path
 import cv2
 import pytest
 
-from benchmarks.vision_dice import WEBCAM, rendered_set, score, webcam_set
+from benchmarks.vision_dice import (PIP_NAMES, WEBCAM, corrected, rendered_set, score, webcam_errata,
+                                    webcam_set)
 from tests.vision.conftest import RUNE_STYLE
 from vision.dice.faces import TaughtFaces
 from vision.dice.reader import DiceReader
 from vision.dice.render import DIE_STYLES, render_scene
-from vision.evaluate import Score
+from vision.evaluate import Score, read_yolo
 
 
 def test_webcam_photos() -> None:
     result, _ = score(DiceReader(), webcam_set(WEBCAM / "Valid"))
-    assert result.truths == 255
+    assert result.truths == 256  # (255 labels, and one die left unlabelled: see the errata)
     assert result.recall >= 0.99
-    assert result.precision >= 0.98
-    assert result.accuracy >= 0.98
+    assert result.precision >= 0.99
+    assert result.accuracy >= 0.985
 
 
-@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.97), ((640, 480), 0.93)])
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.985), ((640, 480), 0.95)])
 def test_rendered_pip_dice(size: tuple[int, int], floor: float) -> None:
     result, _ = score(DiceReader(), rendered_set(range(500, 516), width=size[0], height=size[1]))
     assert result.truths > 100
-    assert result.precision >= 0.96
-    assert result.recall >= 0.96
+    assert result.precision >= 0.98
+    assert result.recall >= 0.965
     assert result.accuracy >= floor
 
 
@@ -44,20 +45,20 @@ def test_every_die_colour_reads() -> None:
     for style in DIE_STYLES:
         result, _ = score(reader, rendered_set(range(720, 724), count=6, style=style,
                                                touching=0.0, width=960, height=540))
-        assert result.accuracy >= 0.9, style.name
+        assert result.accuracy >= 0.95, style.name
         total = total.add(result)
-    assert total.accuracy >= 0.97
-    assert total.precision >= 0.98
+    assert total.accuracy >= 0.99
+    assert total.precision >= 0.99
 
 
-@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.96), ((640, 480), 0.9)])
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.97), ((640, 480), 0.91)])
 def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces, size: tuple[int, int],
                                               floor: float) -> None:
     result, _ = score(DiceReader(rune_faces),
                       rendered_set(range(600, 616), kind="runes", style=RUNE_STYLE, width=size[0],
                                    height=size[1]))
     assert result.truths > 100
-    assert result.precision >= 0.97
+    assert result.precision >= 0.975
     assert result.accuracy >= floor
     # Doubtful dice are reported unknown, not guessed: nearly every matched die read is right.
     assert result.correct >= result.matched - result.unknown - 2
@@ -96,3 +97,23 @@ def test_webcam_copy_is_complete() -> None:
     labels = sum(len(p.read_text().split("\n")) - p.read_text().endswith("\n")
                  for p in Path(WEBCAM).glob("*/*_*.txt"))
     assert labels == 1206
+
+
+def test_webcam_errata_fix_only_what_they_name() -> None:
+    """Three labels are wrong (tests/vision/webcam_errata.toml): a die where there is
+    none, a 1 labelled 4, a die with no label. Only those change."""
+    fixes = webcam_errata()
+    assert sorted(fixes) == ["Train/five_1", "Valid/valid_56", "Valid/valid_9"]
+    assert all(fix["reason"] for fix in sum(fixes.values(), []))
+
+    def faces(name: str, *, fixed: bool) -> list[str]:
+        h, w = cv2.imread(str(WEBCAM / f"{name}.jpg")).shape[:2]
+        labels = read_yolo(WEBCAM / f"{name}.txt", w, h, PIP_NAMES)
+        return [d.label for d in (corrected(labels, fixes[name]) if fixed else labels)]
+
+    assert faces("Train/five_1", fixed=False) == ["1", "5"]
+    assert faces("Train/five_1", fixed=True) == ["5"]
+    assert faces("Valid/valid_56", fixed=False) == ["5", "4", "4", "6"]
+    assert faces("Valid/valid_56", fixed=True) == ["5", "4", "1", "6"]
+    assert faces("Valid/valid_9", fixed=True) == faces("Valid/valid_9", fixed=False) + ["2"]
+    assert sum(len(truth) for _, truth in webcam_set()) == 1206

@@ -14,6 +14,7 @@ peaks of its distance transform.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -114,47 +115,71 @@ class Blobs:
         return DieRegion(x0, y0, full, self.side, self.counts[k])
 
 
-def _squareness(contour: np.ndarray, area: float) -> tuple[float, float]:
-    """(solidity, aspect) of a blob: 1 and 1 for a square seen from above."""
+class _Shape(NamedTuple):
+    """A blob's shape, as the die size is learnt from it."""
+
+    area: float
+    solidity: float  # area over its convex hull's: 1 for a die, less for an L of dice
+    aspect: float  # short over long side of its smallest box: 1 for a die seen from above
+    squares: float  # area over the square on its widest inscribed circle: about 1 for a die
+    inside: bool  # clear of the frame's edge
+
+
+def _shape(contour: np.ndarray, area: float, inscribed: float, inside: bool) -> _Shape:
+    """A blob's shape from its outline, area and inscribed radius."""
     hull = cv2.contourArea(cv2.convexHull(contour))
     (_, _), (w, h), _ = cv2.minAreaRect(contour)
-    return area / max(hull, 1e-6), min(w, h) / max(w, h, 1e-6)
+    return _Shape(area, area / max(hull, 1e-6), min(w, h) / max(w, h, 1e-6),
+                  area / max(2 * inscribed, 1.0) ** 2, inside)
 
 
-def _typical_area(shapes: list[tuple[float, float, float, bool]]) -> float | None:
-    """The area of one die, from the blobs' (area, solidity, aspect, clear of the edge).
+def _typical_area(shapes: list[_Shape]) -> float | None:
+    """The area of one die, from the blobs' shapes.
 
-    Each solid, squarish blob is a hypothesis; the one that explains most blobs as one to
-    four dice wins (so a lone die beside a square of four touching dice is one die, not
-    the square), a blob read as one die counting more than one read as several, and a big
-    blob more than a small one (specks of shadow or grain, however many, are not the
-    dice). Ties go to the larger area.
+    Each blob shaped like one die is a hypothesis, and so is the square on the widest
+    circle inside any other solid blob (touching dice in a row are as wide as one die);
+    the hypothesis that explains most blobs as one to four dice wins (so a lone die beside
+    a square of four touching dice is one die, not the square), a blob read as one die
+    counting more than one read as several, and a big blob more than a small one (specks
+    of shadow or grain, however many, are not the dice). A blob narrower than a die holds
+    none. Ties go to the larger area.
     """
-    candidates = [(a, solidity, aspect) for a, solidity, aspect, _ in shapes
-                  if solidity > 0.65 and aspect > 0.5]
-    if not candidates:
-        # No die alone: the largest solid blob is one die, or two side by side.
-        solid = [(a, aspect) for a, solidity, aspect, _ in shapes if solidity > 0.65]
-        if not solid:
-            return None
-        area, aspect = max(solid)
-        return area if aspect > 0.7 else area / 2
-    hypotheses = np.array([a for a, _, _ in candidates])
-    # Square, solid blobs are likelier single dice than ragged or oblong ones, and blobs
-    # cut by the frame's edge likelier the table's clutter (a laptop, a cable).
-    prior = np.array([_die_like(solidity, aspect) for _, solidity, aspect in candidates])
-    areas = np.array([a for a, _, _, _ in shapes])
-    weight = np.sqrt(areas) * np.array([1.0 if inside else 0.3 for _, _, _, inside in shapes])
-    ratio = areas[None, :] / hypotheses[:, None]  # hypothesis × blob
+    solid = [s for s in shapes if s.solidity > 0.65]
+    if not solid:
+        return None
+    # (area, width: its inscribed circle's diameter, prior) of each hypothesis. Blobs cut
+    # by the frame's edge are likelier the table's clutter (a laptop, a cable), and their
+    # shape is not all there.
+    hypotheses = np.array(
+        [(s.area, np.sqrt(s.area / s.squares), _die_like(s) * (1.0 if s.inside else 0.3))
+         for s in solid]
+        + [(1.06 * s.area / s.squares, np.sqrt(s.area / s.squares),
+            0.5 * _die_like(s, alone=False) * (1.0 if s.inside else 0.3))
+           for s in solid if s.squares > 1.3])
+    areas = np.array([s.area for s in shapes])
+    widths = np.sqrt(areas / np.array([s.squares for s in shapes]))
+    weight = np.sqrt(areas) * np.array([1.0 if s.inside else 0.3 for s in shapes])
+    ratio = areas[None, :] / hypotheses[:, 0, None]  # hypothesis × blob
     k = np.clip(np.round(ratio), 1, 4)
-    explained = np.exp(-((ratio / k - 1) / 0.2) ** 2) * (ratio < 4.5) * np.where(k == 1, 1.0, 0.7)
-    score = prior * (explained @ weight) + 1e-6 * hypotheses / hypotheses.max()
-    return float(hypotheses[int(np.argmax(score))])
+    explained = (np.exp(-((ratio / k - 1) / 0.2) ** 2) * (ratio < 4.5) * np.where(k == 1, 1.0, 0.7)
+                 * (widths[None, :] >= 0.8 * hypotheses[:, 1, None]))
+    score = hypotheses[:, 2] * (explained @ weight) + 1e-6 * hypotheses[:, 0] / hypotheses[:, 0].max()
+    if score.max() < 1e-3:
+        # Nothing like a die: the largest solid blob is one die, or two side by side.
+        biggest = max(solid, key=lambda s: s.area)
+        return biggest.area if biggest.aspect > 0.7 else biggest.area / 2
+    return float(hypotheses[int(np.argmax(score)), 0])
 
 
-def _die_like(solidity: float, aspect: float) -> float:
-    """How like a die (solid, square) a blob's shape is, 0-1."""
-    return float(np.clip((solidity - 0.6) / 0.25, 0, 1) * np.clip((aspect - 0.45) / 0.25, 0, 1))
+def _die_like(shape: _Shape, *, alone: bool = True) -> float:
+    """How like one die (or, not ``alone``, dice touching) a blob's shape is, 0-1: solid,
+    and for one die square, its widest inscribed circle as wide as the blob (two dice side
+    by side, or an L of three, hold a circle only one die wide)."""
+    solid = float(np.clip((shape.solidity - 0.6) / 0.25, 0, 1))
+    if not alone:
+        return solid
+    return solid * float(np.clip((shape.aspect - 0.45) / 0.25, 0, 1)
+                         * np.clip((1.6 - shape.squares) / 0.25, 0, 1))
 
 
 def _to_full(part: np.ndarray, x: int, y: int, scale: float, margin: float,
@@ -177,10 +202,9 @@ def _to_full(part: np.ndarray, x: int, y: int, scale: float, margin: float,
 
 
 def _label(mask: np.ndarray, diff: np.ndarray, level: float, min_area: float
-           ) -> tuple[list[np.ndarray], np.ndarray, dict[int, tuple[float, float, float, bool]]]:
+           ) -> tuple[list[np.ndarray], np.ndarray, dict[int, _Shape]]:
     """The blobs of a mask: contours, a label image (holes filled: a die's pips are part
-    of it; blob i labelled i + 1) and the (area, solidity, aspect, clear of the frame's
-    edge) of those worth a look."""
+    of it; blob i labelled i + 1) and the shapes of those worth a look."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     labels = np.zeros(mask.shape, np.int32)
     for i, c in enumerate(contours):
@@ -191,11 +215,16 @@ def _label(mask: np.ndarray, diff: np.ndarray, level: float, min_area: float
     areas = np.bincount(labels.ravel(), minlength=len(contours) + 1)[1:].astype(float)
     h, w = mask.shape
     shapes = {}
+    dist = None
     for i, c in enumerate(contours):
         if strong[i] >= 3 and areas[i] >= min_area:
+            if dist is None:
+                dist = cv2.distanceTransform((labels > 0).view(np.uint8), cv2.DIST_L2, 3)
             x, y, bw, bh = cv2.boundingRect(c)
             inside = x > 0 and y > 0 and x + bw < w and y + bh < h
-            shapes[i] = (areas[i], *_squareness(c, areas[i]), inside)
+            _, inscribed, _, _ = cv2.minMaxLoc(dist[y:y + bh, x:x + bw],
+                                               (labels[y:y + bh, x:x + bw] == i + 1).view(np.uint8))
+            shapes[i] = _shape(c, areas[i], inscribed, inside)
     return list(contours), labels, shapes
 
 
@@ -221,7 +250,7 @@ def find_blobs(frame: np.ndarray, tray: Tray | None = None, *, min_side: float =
         return none
     side = float(np.sqrt(typical))
     kept: list[tuple[tuple[int, int, int, int], int, int]] = []
-    for i, (area, solidity, aspect, _) in shapes.items():
+    for i, (area, solidity, aspect, _, _) in shapes.items():
         if area < 0.35 * typical or area > 16 * typical:
             continue
         x, y, bw, bh = cv2.boundingRect(contours[i])

@@ -199,10 +199,11 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
 
 
 def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
-               use: np.ndarray | None = None) -> np.ndarray:
+               use: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (i, j) of pips on one face (of those in ``use``): in one blob, close, alike
     (one size, squashed the same way) and about as strong (a side face's are fainter and
-    flatter), with no seam between them.
+    flatter), with no seam between them; and how deep a dip lies between the pips of each
+    pair looked at, as a share of the face's level (n×n, NaN where not looked at).
 
     The face is followed along the line between the two pips (outside their own rims, of
     ``rim`` pixels): the seam between touching dice dips below the face on either side,
@@ -216,13 +217,15 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
     # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
     # die's size is only roughly known, its pips' is measured).
     reach_ij = np.maximum(reach, 5.0 * (pips.a[:, None] + pips.a[None]))
+    # About as strong: glare on a pip takes a third of its contrast, a side face's more.
     i, j = np.nonzero(np.triu((d <= reach_ij) & (pips.blob[:, None] == pips.blob[None])
-                              & (np.minimum(c[:, None], c[None]) >= 0.7 * np.maximum(c[:, None], c[None])), 1))
+                              & (np.minimum(c[:, None], c[None]) >= 0.6 * np.maximum(c[:, None], c[None])), 1))
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pairs(pips.cov[i], pips.cov[j])
     i, j = i[alike], j[alike]
+    seams = np.full((len(pips), len(pips)), np.nan)
     if i.size == 0:
-        return np.zeros((0, 2), int)
+        return np.zeros((0, 2), int), seams
     contrast = np.minimum(c[i], c[j])
     t = np.linspace(0.0, 1.0, max(8, int(d[i, j].max()) + 1))
     dist = d[i, j][:, None]
@@ -236,18 +239,28 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
             & ~(pips.inside[py, px] & ((from_i <= 2 * ai + rim) | (from_j <= 2 * aj + rim))))
     raw = gray[py, px].astype(float)
     enough = free.sum(1) >= 2
-    # The face's level near each pip, and the darkest point between: a seam dips below
-    # both sides (glare between the pips, brighter, does not).
-    near, far = free & (t[None, :] < 0.35), free & (t[None, :] > 0.65)
+    # The face's level on each pip's half of the way (its upper quartile: a seam close to
+    # one pip is no part of it), and the darkest point between: a seam dips below both
+    # sides (glare between the pips, brighter, does not).
+    near, far = free & (t[None, :] < 0.5), free & (t[None, :] >= 0.5)
     n_near, n_far = near.sum(1), far.sum(1)
-    level_i = (raw * near).sum(1) / np.maximum(n_near, 1)
-    level_j = (raw * far).sum(1) / np.maximum(n_far, 1)
+    rows = np.arange(len(i))
+    level_i = -np.sort(np.where(near, -raw, np.inf), 1)[rows, n_near // 4]
+    level_j = -np.sort(np.where(far, -raw, np.inf), 1)[rows, n_far // 4]
     level_i = np.where(n_near > 0, level_i, level_j)
     level_j = np.where(n_far > 0, level_j, level_i)
     lowest = np.where(free, raw, np.inf).min(1)
-    dip = np.where(enough, np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0), 0.0)
+    # A dip has the face higher on both sides of it: the slope down into a blurred pip's
+    # dark rim, beyond the rim as measured, is none.
+    seen = np.where(free, raw, -np.inf)
+    rise = np.minimum(np.maximum.accumulate(seen, 1), np.maximum.accumulate(seen[:, ::-1], 1)[:, ::-1])
+    valley = np.where(free, rise - raw, 0.0).max(1)
+    dip = np.where(enough, np.minimum(np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0),
+                                      valley), 0.0)
     ok = ~enough | (dip <= np.maximum(8.0, 0.1 * contrast))
-    return np.stack([i[ok], j[ok]], 1)
+    # (A few grey levels are noise, whatever the light.)
+    seams[i, j] = seams[j, i] = np.maximum(dip - 4.0, 0.0) / np.maximum(np.minimum(level_i, level_j), 20.0)
+    return np.stack([i[ok], j[ok]], 1), seams
 
 
 def _groups(n: int, pairs: np.ndarray) -> list[list[int]]:
@@ -396,19 +409,45 @@ def _discs(pips: Pips, idx: np.ndarray) -> np.ndarray:
     return disc
 
 
-def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray) -> np.ndarray:
-    """How well the nine places of each fitted grid agree with the pattern of ``value``
-    (0-1): where the pattern has no pip the face is plain; a mark there is another face's."""
+def _seamless(seams: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """How surely sets of pips (m×n) lie on one face as far as seams go, 0-1: each pip
+    joined to some other of its set with no dip between them (the rounded edges of dice
+    touching make one, however faint, where a face has none)."""
+    if idx.shape[1] < 2:
+        return np.ones(len(idx))
+    depth = seams[idx[:, :, None], idx[:, None, :]]  # m×n×n, NaN: not looked at
+    depth[:, np.arange(idx.shape[1]), np.arange(idx.shape[1])] = np.nan
+    link = np.where(np.isnan(depth), np.inf, depth).min(2)  # each pip's cleanest link
+    worst = np.where(np.isinf(link), 0.0, link).max(1)
+    return np.clip((0.25 - worst) / 0.15, 0, 1)
+
+
+def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray,
+                 idx: np.ndarray) -> np.ndarray:
+    """How well the nine places of each fitted grid (of the pips ``idx``) agree with the
+    pattern of ``value`` (0-1): where the pattern has no pip the face is plain; a mark
+    there is another face's."""
     places = affine[:, None, :, :2] @ GRID[None, :, :, None]
     places = places[..., 0] + affine[:, None, :, 2]
     h, w = pips.response.shape
     px, py = np.round(places[..., 0]).astype(int), np.round(places[..., 1]).astype(int)
     on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~_OCCUPIED[value]
-    seen = np.where(on, pips.response[np.clip(py, 0, h - 1), np.clip(px, 0, w - 1)], 0).max(1)
-    # A light mark half as strong as the pips is glare on a dark die; a dark one is a pip
-    # under glare, or another face's.
-    worst = 0.75 if not pips.dark else 0.5
-    return np.clip((worst - seen / np.maximum(contrast, 1.0)) / 0.25, 0, 1)
+    px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+    share = np.where(on, pips.response[py, px], 0) / np.maximum(contrast, 1.0)[:, None]
+    # A dark mark half as strong as the pips is a pip under glare, or another face's. A
+    # light one is glare on a dark die unless it is a pip like the face's own and about as
+    # strong, or stronger than the pips (glare is fainter than white paint).
+    if pips.dark:
+        return np.clip((0.5 - share.max(1)) / 0.25, 0, 1)
+    check = np.clip((1.0 - share) / 0.25, 0, 1)
+    # Only a mark over half as strong as the pips can be one: only there are the pips
+    # looked for (all pips against all places costs as much as the rest of the check).
+    m, k = np.nonzero(share > 0.5)
+    if m.size:
+        d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)  # marks × pips
+        pip_there = ((d <= 1.5 * pips.a) & pips.alike[idx[m]].any(1)).any(1)
+        check[m, k] = np.clip((np.where(pip_there, 0.75, 1.0) - share[m, k]) / 0.25, 0, 1)
+    return check.min(1)
 
 
 # Where the face is sampled, in grid steps: a square over the pip grid and a little
@@ -421,8 +460,8 @@ _RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.7, 1.1, 1.6)
 def _plains(gray: np.ndarray, pips: Pips, affine: np.ndarray, contrast: np.ndarray,
             value: int) -> np.ndarray:
     """How plain the face around each set of marks is (0-1): a die's face is one colour up
-    to its edges, apart from its marks. Clutter that passes for pips sits on a surface of
-    two colours or at an edge."""
+    to its edges, apart from its marks, and all in the picture. Clutter that passes for
+    pips sits on a surface of two colours or at an edge."""
     h, w = gray.shape
     lattice = _RINGS if value == 1 else _LATTICE
     pts = (affine[:, None, :, :2] @ lattice[None, :, :, None])[..., 0] + affine[:, None, :, 2]
@@ -436,7 +475,9 @@ def _plains(gray: np.ndarray, pips: Pips, affine: np.ndarray, contrast: np.ndarr
     lo = values[rows, (0.1 * count).astype(int)]
     hi = values[rows, np.maximum(0, (0.9 * count).astype(int) - 1)]
     spread = np.where(count >= 12, hi - np.where(count >= 12, lo, 0), np.inf)
-    return np.clip((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15, 0, 1)
+    # A face cut by the frame's edge may have more marks beyond it.
+    seen = np.clip((on.mean(1) - 0.8) / 0.15, 0, 1)
+    return np.clip((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15, 0, 1) * seen
 
 
 @dataclass(frozen=True)
@@ -480,10 +521,11 @@ def _top_like(pips: Pips, group: list[int]) -> list[int]:
 _Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
 
 
-def _patterns(pips: Pips, sets: list[list[int]], side: float,
+def _patterns(gray: np.ndarray, pips: Pips, seams: np.ndarray, sets: list[list[int]], side: float,
               seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> None:
     """How well each set of pips forms a face, into ``seen`` (the fit and its quality with
-    the grid checked, or None): sets of one size are fitted at once, and the same pips,
+    the grid, the plain face around and the seams between its pips checked, or None:
+    nothing like a die's face): sets of one size are fitted at once, and the same pips,
     coming up again as faces are taken out, are not fitted twice."""
     todo: dict[int, list[list[int]]] = {}
     for chosen in sets:
@@ -493,11 +535,21 @@ def _patterns(pips: Pips, sets: list[list[int]], side: float,
     for n, same in todo.items():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
-        quality = quality * _discs(pips, idx)
-        grid = _grid_checks(pips, affine, n, _mids(pips.contrast[idx]))
-        for chosen, q, g, a in zip(same, quality, grid, affine):
-            if q >= 0.05:
-                seen[frozenset(chosen)] = (_Fit(float(q), a), float(q * g))
+        quality = quality * _discs(pips, idx) * _seamless(seams, idx)
+        # A face less sure than 0.1 is none (_read_groups): the checks, each only lowering
+        # the score, stop at a set that cannot reach it.
+        fitted = np.nonzero(quality >= 0.1)[0]
+        contrast = _mids(pips.contrast[idx[fitted]])
+        score = quality[fitted] * _grid_checks(pips, affine[fitted], n, contrast, idx[fitted])
+        keep = score >= 0.1
+        fitted, score, contrast = fitted[keep], score[keep], contrast[keep]
+        if not fitted.size:
+            continue
+        # The face around the marks must be plain (else nothing like a die's face: clutter).
+        plain = _plains(gray, pips, affine[fitted], contrast, n)
+        for k, sure, p in zip(fitted.tolist(), score, plain):
+            if p >= 0.3:
+                seen[frozenset(same[k])] = (_Fit(float(quality[k]), affine[k]), float(sure * p))
 
 
 def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
@@ -546,8 +598,8 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
     return best
 
 
-def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: float,
-                 seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
+def _read_groups(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list[list[int]],
+                 side: float, seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
     """The best die face each group of pips makes (or None), all groups at once.
 
     A face's pips are alike (one size, squashed the same way); a group may hold a side
@@ -567,7 +619,7 @@ def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: fl
         near = np.linalg.norm(pips.xy[t][:, None] - pips.xy[t][None], axis=2) <= 0.75 * side
         proposals = {tuple(sorted(np.array(t)[row].tolist())) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
-    _patterns(pips, [c for trial in trials for _, cs in trial for c in cs], side, seen)
+    _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], side, seen)
     best: list[_Best | None] = []
     split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
     for t, trial in zip(tops, trials):
@@ -583,27 +635,13 @@ def _read_groups(gray: np.ndarray, pips: Pips, groups: list[list[int]], side: fl
                     parts.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
                                  for j in range(k) if (labels == j).any())
         split.append(_trials(pips, parts - {p for p, _ in trial}))
-    _patterns(pips, [c for trial in split for _, cs in trial for c in cs], side, seen)
+    _patterns(gray, pips, seams, [c for trial in split for _, cs in trial for c in cs], side, seen)
     for i, (t, trial) in enumerate(zip(tops, split)):
         other = _best_face(pips, trial, t, seen) if trial else None
         if other is not None and (best[i] is None or other[0] > best[i][0]):
             best[i] = other
-    # The face around the marks must be plain: checked at once for faces of one value.
-    out: list[_Face | None] = [None] * len(groups)
-    by_value: dict[int, list[int]] = {}
-    for i, b in enumerate(best):
-        if b is not None:
-            by_value.setdefault(b[2], []).append(i)
-    for value, which in by_value.items():
-        chosen = [best[i][4] for i in which]  # type: ignore[index]
-        grids = np.array([best[i][3].affine for i in which])  # type: ignore[index]
-        plain = _plains(gray, pips, grids, _mids(pips.contrast[np.array(chosen)]), value)
-        for i, p in zip(which, plain):
-            _, score, _, fit, c = best[i]  # type: ignore[misc]
-            score *= float(p)
-            if p >= 0.3 and score >= 0.1:  # (else nothing like a die's face: clutter)
-                out[i] = _face(pips, c, fit.affine, score, len(groups[i]))
-    return out
+    return [_face(pips, b[4], b[3].affine, b[1], len(g)) if b is not None and b[1] >= 0.1 else None
+            for g, b in zip(groups, best)]
 
 
 def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: int) -> _Face:
@@ -635,7 +673,7 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
         quality = quality * _discs(pips, idx)
         contrast = _mids(pips.contrast[idx])
         plain = _plains(gray, pips, affine, contrast, n)
-        score = quality * _grid_checks(pips, affine, n, contrast) * plain
+        score = quality * _grid_checks(pips, affine, n, contrast, idx) * plain
         for g, sure, grid, p in zip(same, score, affine, plain):
             if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
                 faces.append(_face(pips, g, grid, float(sure), n))
@@ -644,15 +682,20 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
     return faces, rest
 
 
-def _side_face(a: _Face, b: _Face, count: int) -> _Face | None:
-    """Of two faces read close together in a blob of about ``count`` dice, the one that is
-    a side face of the other's die, or None if they are the top faces of two dice.
+def _side_face(a: _Face, b: _Face, count: int, side: float) -> _Face | None:
+    """Of two faces read close together in a blob of about ``count`` dice (about ``side``
+    pixels a side), the one that is a side face of the other's die, or None if they are
+    the top faces of two dice.
 
     A camera looks at a table from its near side, the far side up in the picture: a die's
     top face shows above its front face, both squashed along the picture's height, one
     more than the other (the top face less below 45°, more beyond). Its left and right
     faces show beside the top face, squashed across, seen almost edge on. Two dice one
-    behind the other look alike, one above the other: told from one die by the blob's size.
+    behind the other look alike, one above the other, but further apart (a die's depth
+    apart, where its front face is half of it below its top face) and both seen nearly
+    square on at once: a face's roundness is the cosine of the angle between the camera's
+    ray and its normal, and a die's faces are square to one another, so the squares of a
+    top face's roundness and a side face's add up to at most one.
     """
     d = np.array(b.read.centre) - np.array(a.read.centre)
     dist = float(np.hypot(*d))
@@ -660,14 +703,30 @@ def _side_face(a: _Face, b: _Face, count: int) -> _Face | None:
         return None
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
     squashed = rounder.flat - flatter.flat > 0.1
+    apart = dist / max(_face_size(a, side), _face_size(b, side))
+    if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
+        return None
     if abs(float(d[1])) >= 0.6 * dist:
         lower = b if d[1] > 0 else a
         # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
-        return lower if squashed or (count == 1 and rounder.flat < 0.88) else None
-    return flatter if rounder.flat - flatter.flat > 0.15 else None
+        return lower if squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75 else None
+    if rounder.flat - flatter.flat > 0.15:
+        return flatter
+    # Too close to be two dice, and neither seen more edge on: the face read from fewer
+    # pips (a side face's show less clearly), or less surely.
+    weaker = min((a, b), key=lambda f: (len(f.pips), f.read.confidence, f.flat))
+    return weaker if apart < 0.75 else None
 
 
-def _drop_side_faces(faces: list[_Face], count: int) -> list[_Face]:
+def _face_size(face: _Face, side: float) -> float:
+    """A face's side unforeshortened, pixels: from its grid's long axis, or for a lone pip
+    a die's (``side``: a die found, with some of its side faces)."""
+    if len(face.pips) == 1:
+        return side / 1.2
+    return float(np.sqrt(_eig2(face.grid[:, :2] @ face.grid[:, :2].T)[1])) / 0.26
+
+
+def _drop_side_faces(faces: list[_Face], count: int, side: float) -> list[_Face]:
     """The top faces among the faces read in a blob of about ``count`` dice."""
     pairs = sorted(((_apart(a, b), i, j) for i, a in enumerate(faces)
                     for j, b in enumerate(faces) if i < j), key=lambda p: p[0])
@@ -675,9 +734,9 @@ def _drop_side_faces(faces: list[_Face], count: int) -> list[_Face]:
     for _, i, j in pairs:
         if i in dropped or j in dropped:
             continue
-        side = _side_face(faces[i], faces[j], count)
-        if side is not None:
-            dropped.add(i if side is faces[i] else j)
+        face = _side_face(faces[i], faces[j], count, side)
+        if face is not None:
+            dropped.add(i if face is faces[i] else j)
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
@@ -699,7 +758,7 @@ def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
     return labels
 
 
-def _read_clusters(gray: np.ndarray, pips: Pips, groups: list[list[int]],
+def _read_clusters(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list[list[int]],
                    side: float) -> list[list[_Face]]:
     """The faces in groups of pips that are not plainly one face each: a group can hold the
     faces of dice touching with no seam to be seen between them (dark dice), and a side
@@ -710,7 +769,7 @@ def _read_clusters(gray: np.ndarray, pips: Pips, groups: list[list[int]],
     seen: dict[frozenset[int], tuple[_Fit, float] | None] = {}
     active = list(range(len(groups)))
     while active:
-        found = _read_groups(gray, pips, [rests[i] for i in active], side, seen)
+        found = _read_groups(gray, pips, seams, [rests[i] for i in active], side, seen)
         still = []
         for i, face in zip(active, found):
             if face is None:
@@ -751,8 +810,8 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
                           len(view.boxes) + 1) for p in kinds]
     for pips, mine, theirs in ((kinds[0], weight[0], weight[1]), (kinds[1], weight[1], weight[0])):
         use = (mine >= theirs)[pips.blob]
-        groups = [g for g in _groups(len(pips), _same_face(pips, smooth, 0.85 * side, 0.06 * side, use))
-                  if use[g[0]]]
+        pairs, seams = _same_face(pips, smooth, 0.85 * side, 0.06 * side, use)
+        groups = [g for g in _groups(len(pips), pairs) if use[g[0]]]
         # A group of pips far flatter than the roundest on its blob is a side face seen
         # almost edge on.
         flat = [float(_mid(pips.roundness[g])) for g in groups]
@@ -764,7 +823,7 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         read, rest = _read_clean(gray, pips, groups, side)
         for face in read:
             faces.setdefault(face.blob, []).append(face)
-        for g, found in zip(rest, _read_clusters(gray, pips, rest, side)):
+        for g, found in zip(rest, _read_clusters(gray, pips, seams, rest, side)):
             faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
     out = []
     for blob, found in faces.items():
@@ -775,7 +834,7 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         for face in found:
             if all(_apart(face, k) > 0.4 for k in unique):
                 unique.append(face)
-        for face in _drop_side_faces(unique, view.counts[blob - 1]):
+        for face in _drop_side_faces(unique, view.counts[blob - 1], side):
             read = face.read
             name = read.face if read.confidence >= threshold else "unknown"
             out.append((blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
