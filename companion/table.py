@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core.actions import Action
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, JournalChanged
 from companion.core.events import Event
 from companion.core.journal import Journal
 from companion.core.rules import Rules, Setup
@@ -147,10 +147,20 @@ class Table:
             return Result(False, None, error="no game is being played; start or resume one",
                           kind="NoGame")
         try:
-            events = self.session.play(command)
+            try:
+                events = self.session.play(command)
+            except JournalChanged as e:
+                # The command line played this game meanwhile: take its actions in, then ours.
+                log.warning("%s; reading the game again", e)
+                events = self.resume(self.session.game_id).play(command)
         except CompanionError as e:
             log.info("refused from %s: %r: %s", source or "?", command, e)
             return Result(False, self.session.revision, error=str(e), kind=type(e).__name__)
+        except Exception:
+            # A bug, not bad input: the game goes on, and the sender still gets an answer.
+            log.exception("command from %s failed unexpectedly: %r", source or "?", command)
+            return Result(False, self.session.revision, kind="InternalError",
+                          error="the companion failed on this command (see its log)")
         return Result(True, self.session.revision, events)
 
     def _revision(self) -> int | None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from companion.core.journal import Journal
 from companion.core.session import Change, Session
@@ -86,3 +89,37 @@ def test_no_game_yet_is_an_answer_not_a_crash() -> None:
     t = Table(Journal(":memory:"))
     result = t.execute("next")
     assert not result.ok and "no game is being played" in (result.error or "")
+
+
+def test_a_game_the_command_line_played_meanwhile_is_read_again_before_the_next_command(
+        tmp_path: Path) -> None:
+    t = Table(Journal(tmp_path / "j.sqlite"))
+    t.start("zun", "players=Ann,Bob")
+    heard: list[int | None] = []
+    t.subscribe(lambda session, change: heard.append(None if change is None else change.revision))
+    t.execute("damage Ann 1")
+    with Journal(tmp_path / "j.sqlite") as cli:  # `runes do damage Bob 5`, another process
+        Session.resume(cli, current=False).play("damage Bob 5")
+    result = t.execute("damage Ann 2")
+    assert result.ok and result.revision == 3
+    assert t.session is not None
+    assert [str(a) for a in t.session.log] == ["damage Ann 1", "damage Bob 5", "damage Ann 2"]
+    assert heard == [1, None, 3]  # the screen and MQTT are told to show the game afresh
+
+
+def test_a_bug_in_a_command_is_still_answered_and_the_table_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    t = table()
+    assert t.session is not None
+    rules = t.session.rules
+
+    def broken(state: Any, action: Any) -> Any:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(rules, "apply", broken)
+    answers: list[Result] = []
+    t.submit("damage Ann 1", reply=answers.append)
+    t.pump()
+    assert [(a.ok, a.kind, a.revision) for a in answers] == [(False, "InternalError", 0)]
+    monkeypatch.undo()
+    assert t.execute("damage Ann 1").ok

@@ -86,3 +86,10 @@ class NoSuchGame(JournalError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class JournalChanged(JournalError):
+    """Another program (the ``runes`` command line) changed the game since it was read.
+
+    Nothing was written: resuming the game from the journal and playing again is safe.
+    """

@@ -13,6 +13,10 @@ Why it is shaped like this:
   in the same transaction that adds it.
 * Only actions are stored, never states: the rules engines are pure, so the
   state is the replay of the log, and the log is the thing worth keeping.
+* Every change of a game moves its ``revision`` on by one, and is written only if
+  the stored revision is still the one the writer read: the command line may play
+  a game while the app holds it, and neither silently overwrites the other
+  (:class:`~companion.core.errors.JournalChanged`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import JournalError, NoSuchGame
+from .errors import JournalChanged, JournalError, NoSuchGame
 
 __all__ = ["GameInfo", "Journal", "SavedGame", "Status"]
 
@@ -135,7 +139,8 @@ class Journal:
             yield self._db
             self._db.execute("COMMIT")
         except BaseException as e:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # SQLite rolls back by itself on some errors (disk full)
+                self._db.execute("ROLLBACK")
             if isinstance(e, sqlite3.Error):
                 raise JournalError(f"the journal write failed, nothing was changed: {e}") from e
             raise
@@ -175,7 +180,10 @@ class Journal:
     def append(
         self, game_id: int, seq: int, action: dict[str, Any], *, status: Status, revision: int
     ) -> None:
-        """Store action number ``seq`` (1-based) and make it the cursor, dropping any undone tail."""
+        """Store action number ``seq`` (1-based) and make it the cursor, dropping any undone tail.
+
+        ``revision`` is the game's revision after this change: one more than the writer read.
+        """
         now = self._clock()
         with self._transaction() as db:
             db.execute("DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, seq))
@@ -196,11 +204,17 @@ class Journal:
     ) -> None:
         cur = db.execute(
             "UPDATE games SET cursor = ?, status = ?, revision = ?, updated = ? "
-            "WHERE id = ? AND status != 'archived'",
-            (cursor, status, revision, now, game_id),
+            "WHERE id = ? AND status != 'archived' AND revision = ?",
+            (cursor, status, revision, now, game_id, revision - 1),
         )
-        if cur.rowcount != 1:
+        if cur.rowcount == 1:
+            return
+        row = db.execute("SELECT status, revision FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None or row[0] == "archived":
             raise NoSuchGame(f"no game {game_id} that can be played in {self.path}")
+        raise JournalChanged(
+            f"game {game_id} was changed by another program since it was read (revision "
+            f"{row[1]}, expected {revision - 1}); nothing was written")
 
     def mark(self, game_id: int, status: Status) -> None:
         """Set a game's status and make it the most recently played.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.core.errors import JournalError, NoSuchGame
+from companion.core.errors import JournalChanged, JournalError, NoSuchGame
 from companion.core.journal import Journal
 from companion.core.session import Session
 from companion.games.zun import RULES
@@ -98,3 +98,31 @@ def test_online_backup_is_a_consistent_copy(tmp_path: Path) -> None:
         j.backup(tmp_path / "copy.sqlite")
     with Journal(tmp_path / "copy.sqlite") as copy:
         assert Session.resume(copy).state.players[0].hp == 8
+
+
+def test_a_second_writer_is_noticed_and_nothing_is_overwritten(tmp_path: Path) -> None:
+    """The command line may play a game the app holds: neither write may erase the other."""
+    with Journal(tmp_path / "j.sqlite") as app_side, Journal(tmp_path / "j.sqlite") as cli_side:
+        app = Session.new(RULES, "players=Ann,Bob", journal=app_side)
+        app.play("damage Ann 1")
+        Session.resume(cli_side).play("damage Bob 5")
+        with pytest.raises(JournalChanged, match="changed by another program"):
+            app.play("damage Ann 2")
+        assert app.state.players[0].hp == 11  # nothing changed in memory either
+        with pytest.raises(JournalChanged):
+            app.undo()
+        assert [str(a) for a in Session.resume(cli_side).log] == ["damage Ann 1", "damage Bob 5"]
+
+
+def test_a_full_disk_is_a_journal_error_and_the_game_is_as_it_was(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite") as j:
+        s = Session.new(RULES, "players=Ann,Bob", journal=j)
+        pages = j._db.execute("PRAGMA page_count").fetchone()[0]
+        j._db.execute(f"PRAGMA max_page_count = {pages + 2}")
+        with pytest.raises(JournalError, match="nothing was changed"):
+            for n in range(200):
+                s.play({"action": "effect", "player": "Ann", "name": f"{n}" + "x" * 3000})
+        kept = len(s.log)
+        j._db.execute("PRAGMA max_page_count = 1000000")
+        assert len(Session.resume(j).log) == kept
+        assert j._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
