@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
-from companion.core.errors import CompanionError, JournalError
+from companion.core.errors import CompanionError, JournalError, RuleError
 from companion.core.journal import Journal
-from companion.core.session import Session
+from companion.core.session import SESSION_ACTIONS, Session
 
 __all__ = ["EXPORT_FORMAT", "ImportFailed", "backup", "export_csv", "export_game", "import_game"]
 
 EXPORT_FORMAT = "rune-table-companion/game"
 EXPORT_VERSION = 1
+
+T = TypeVar("T")
 
 
 class ImportFailed(CompanionError, ValueError):
@@ -47,7 +50,7 @@ def export_game(journal: Journal, game_id: int) -> dict[str, Any]:
 
 def export_csv(journal: Journal, game_id: int, out: TextIO) -> None:
     """The game's log, one row per action: when, what, what it did, whether undone."""
-    session = Session.resume(journal, game_id)
+    session = Session.resume(journal, game_id, current=False)
     writer = csv.writer(out)
     writer.writerow(["seq", "time", "action", "json", "events", "undone"])
     for entry in session.history():
@@ -67,26 +70,48 @@ def import_game(journal: Journal, document: Any) -> int:
         raise ImportFailed(f"not an exported game (expected \"format\": \"{EXPORT_FORMAT}\")")
     if document.get("version") != EXPORT_VERSION:
         raise ImportFailed(f"export version {document.get('version')!r} is not supported")
-    try:
-        game, setup = str(document["game"]), document["setup"]
-        actions = [{k: v for k, v in a.items() if k != "at"} for a in document["actions"]]
-        times = [float(a["at"]) for a in document["actions"]]
-        cursor = int(document["cursor"])
-        revision = int(document.get("revision", len(actions)))
-        title = str(document.get("title", ""))
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise ImportFailed(f"the export is incomplete or malformed: {e!r}") from None
+    game, setup = _field(document, "game", str), _field(document, "setup", dict)
+    title = _field(document, "title", str, "")
+    actions, cursor = _field(document, "actions", list), _field(document, "cursor", int)
+    revision = _field(document, "revision", int, len(actions))
     if not 0 <= cursor <= len(actions):
         raise ImportFailed(f"cursor {cursor} is outside the {len(actions)} actions")
-    probe: Session[Any] = Session.new(game, setup)
-    for number, action in enumerate(actions, 1):
+    if revision < 0:
+        raise ImportFailed(f"revision {revision} is negative")
+    try:
+        probe: Session[Any] = Session.new(game, setup)
+    except CompanionError as e:
+        raise ImportFailed(f"the setup does not apply: {e}") from None
+    times = []
+    for number, entry in enumerate(actions, 1):
+        at = entry.get("at") if isinstance(entry, dict) else None
+        if not isinstance(at, (int, float)) or isinstance(at, bool) or not math.isfinite(at):
+            raise ImportFailed(f"action {number} ({entry!r}) has no time \"at\" in seconds")
         try:
-            probe.play(action)
+            act = probe.parse({k: v for k, v in entry.items() if k != "at"})
+            if type(act) in SESSION_ACTIONS:
+                raise RuleError(f"{act.verb!r} is not stored in an export: its cursor says "
+                                "how many actions are undone", rule="export")
+            probe.play(act)
         except CompanionError as e:
-            raise ImportFailed(f"action {number} ({action}) does not apply: {e}") from None
-    return journal.insert_game(game, probe.setup.to_json(), actions, times, cursor=cursor,
-                               revision=revision, title=title,
+            raise ImportFailed(f"action {number} ({entry!r}) does not apply: {e}") from None
+        times.append(float(at))
+    # The probe's own records: they carry the seeds a shuffle drew, if the file had none.
+    played = [a.to_json() for a in probe.log]
+    return journal.insert_game(probe.rules.name, probe.setup.to_json(), played, times,
+                               cursor=cursor, revision=revision, title=title,
                                finished=probe.rules.finished(probe.state_at(cursor)))
+
+
+_KINDS = {str: "text", dict: "an object", list: "a list", int: "a whole number"}
+
+
+def _field(document: dict[str, Any], key: str, kind: type[T], default: T | None = None) -> T:
+    """``document[key]``, which must be of ``kind`` (JSON's true is not a number here)."""
+    value = document.get(key, default)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise ImportFailed(f"the export's \"{key}\" must be {_KINDS[kind]}, got {value!r}")
+    return value
 
 
 def backup(journal: Journal, folder: Path, keep: int) -> Path:

@@ -2,8 +2,10 @@
 
 Every command works on the journal (``--db``, else ``$RUNES_DB``, else the
 settings file, else the state directory) and on the current game: the one
-given with ``--game``, else the last unfinished one. Actions are the same text
-or JSON as everywhere else::
+given with ``--game``, else the last unfinished one (for ``undo``, ``redo`` and
+``goto``: the last one played, so the move that ended a game can be taken back).
+Actions are the same text or JSON as everywhere else; quotes keep a name with a
+space together (``runes do heal "Ann Marie" 2``)::
 
     runes new zun players=Ann,Bob,Cid,Dee teams=Red:Ann+Cid,Blue:Bob+Dee
     runes do damage Ann 3
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -77,18 +80,28 @@ class _Cli:
     def journal(self) -> Journal:
         return Journal(self.args.db or journal_path())
 
-    def current(self, journal: Journal) -> Session[Any]:
-        return Session.resume(journal, self.args.game)
+    def current(self, journal: Journal, *, finished: bool = False) -> Session[Any]:
+        """The game to work on; ``finished``: the last one played may have ended."""
+        game = self.args.game
+        if game is None and finished:
+            game = next((info.id for info in journal.games()), None)
+        # Only looking, or playing (which journals itself): either way not a "resume".
+        return Session.resume(journal, game, current=False)
 
     def new(self) -> None:
-        setup = " ".join(self.args.setup)
+        words = self.args.setup
+        setup = words[0] if len(words) == 1 and words[0].lstrip().startswith("{") \
+            else shlex.join(words)
         with self.journal() as journal:
             session = Session.new(self.args.rules, setup, journal=journal, title=self.args.title)
             print(f"Started game {session.game_id}: {session.rules.title}", file=self.out)
             _show(session, self.args.json, self.out)
 
     def do(self) -> None:
-        command = " ".join(self.args.action)
+        # One word is the whole action already ('damage Ann 3', or JSON); several are
+        # quoted again where the shell took the quotes away (heal "Ann Marie" 2).
+        words = self.args.action
+        command = words[0] if len(words) == 1 else shlex.join(words)
         with self.journal() as journal:
             session = self.current(journal)
             _print_events(session.play(command), self.out)
@@ -106,7 +119,7 @@ class _Cli:
 
     def _session_command(self, command: str) -> None:
         with self.journal() as journal:
-            session = self.current(journal)
+            session = self.current(journal, finished=True)
             _print_events(session.play(command), self.out)
 
     def state(self) -> None:

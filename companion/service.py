@@ -22,8 +22,9 @@ from pathlib import Path
 from types import FrameType
 
 from companion.config import Config, ConfigError, journal_path, load_config, read_section
-from companion.core.errors import CompanionError, NoSuchGame
+from companion.core.errors import CompanionError, JournalError, NoSuchGame
 from companion.core.journal import Journal
+from companion.core.replay import game_of
 from companion.links import Links
 from companion.mqtt.topics import check_id
 from companion.systemd import Watchdog
@@ -96,14 +97,17 @@ class Service:
     def open_game(self) -> None:
         """Start the ``--new`` game, else resume the last unfinished one, if any."""
         if self.new_game is not None:
-            game = self.new_game.split(maxsplit=1)[0] if self.new_game.strip() else ""
-            session = self.table.start(game, self.new_game)
+            session = self.table.start(game_of(self.new_game), self.new_game)
             log.info("new game %s: %s", session.game_id, self.new_game)
             return
         try:
             session = self.table.resume()
         except NoSuchGame:
             log.info("no unfinished game in %s; commands wait for one", self.journal.path)
+            return
+        except JournalError as e:
+            # The table must come up all the same: a new game can still be started.
+            log.error("the last game cannot be resumed: %s; commands wait for a game", e)
             return
         log.info("resumed game %s (%s) at revision %d", session.game_id, session.rules.name,
                  session.revision)

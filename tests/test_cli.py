@@ -167,3 +167,83 @@ def test_backups_are_consistent_copies_and_only_the_newest_are_kept(tmp_path: Pa
     assert len(copies) == 2
     state = json.loads(runes(copies[-1], "state", "--json")[1])
     assert state["players"][1]["hp"] == 7
+
+
+def test_an_import_keeps_its_shuffles_and_refuses_what_a_journal_cannot_resume(
+        tmp_path: Path, db: Path) -> None:
+    runes(db, "new", "zun", "players=Ann,Bob", "locations=normal")
+    runes(db, "do", "next")  # to the Action phase
+    assert runes(db, "do", "scramble")[0] == 0
+    document = json.loads(runes(db, "export")[1])
+    del document["actions"][1]["seed"]  # hand-written: the companion draws the seed on import
+    document["game"] = "ZUN"
+    other = tmp_path / "other.sqlite"
+
+    def attempt(doc: dict[str, object]) -> tuple[int, str]:
+        (tmp_path / "game.json").write_text(json.dumps(doc))
+        code, _, err = runes(other, "import", str(tmp_path / "game.json"))
+        return code, err
+
+    assert attempt(document) == (0, "")
+    assert runes(other, "games", "--json")[1].count('"game": "zun"') == 1
+    code, out, _ = runes(other, "log")
+    assert code == 0 and "scramble" in out  # resumes: the stored action has its seed
+    for broken, message in (
+        ({**document, "actions": document["actions"] + [{"action": "undo", "at": 1.0}]},
+         "'undo' is not stored in an export"),
+        ({**document, "setup": 5}, "\"setup\" must be an object"),
+        ({**document, "cursor": True}, "\"cursor\" must be a whole number"),
+        ({**document, "title": {"a": 1}}, "\"title\" must be text"),
+        ({**document, "revision": -1}, "revision -1 is negative"),
+        ({**document, "cursor": 1, "actions": [{**document["actions"][0], "at": "nan"}]},
+         "has no time"),
+        ({**document, "cursor": 1, "actions": ["next"]}, "has no time"),
+    ):
+        code, err = attempt(broken)
+        assert code == 1 and message in err, err
+    assert len(json.loads(runes(other, "games", "--json")[1])) == 1
+
+
+def test_looking_at_a_game_leaves_the_journal_as_it_was(tmp_path: Path, db: Path) -> None:
+    for players in ("Ann,Bob", "Cid,Dee", "Eve,Fay"):
+        runes(db, "new", "zun", f"players={players}")
+    before = runes(db, "games", "--json")[1]
+    runes(db, "--game", "2", "state")
+    runes(db, "--game", "1", "log")
+    runes(db, "export", "1", "--csv")
+    assert runes(db, "games", "--json")[1] == before
+    assert runes(db, "do", "damage", "1", "1")[1] == "Eve takes 1 damage: 12 → 11\n"
+    runes(db, "archive", "1")
+    runes(db, "export", "1", "--csv")
+    assert '"status": "archived"' in runes(db, "games", "--all", "--json")[1]
+
+
+def test_quotes_keep_a_name_with_a_space_together(db: Path) -> None:
+    assert runes(db, "new", "zun", "players=Ann Marie,Bob")[0] == 0
+    code, out, _ = runes(db, "do", "damage", "Ann Marie", "2")
+    assert (code, out) == (0, "Ann Marie takes 2 damage: 12 → 10\n")
+    assert runes(db, "do", "damage Bob 1")[1] == "Bob takes 1 damage: 12 → 11\n"
+
+
+def test_a_player_may_be_called_like_the_game(db: Path) -> None:
+    code, out, err = runes(db, "new", "zun", "players=Zuni,Bob")
+    assert code == 0, err
+    assert "Zuni" in runes(db, "state")[1]
+
+
+def test_the_move_that_ended_a_game_can_be_undone(db: Path) -> None:
+    runes(db, "new", "zun", "players=Ann,Bob")
+    runes(db, "do", "damage", "Ann", "12")
+    assert runes(db, "state")[0] == 1  # no unfinished game left
+    assert runes(db, "undo")[1] == "Undone: damage Ann 12\n"
+    assert runes(db, "do", "damage", "Ann", "1")[1] == "Ann takes 1 damage: 12 → 11\n"
+
+
+def test_digits_that_are_not_0_to_9_are_refused_in_words(db: Path) -> None:
+    runes(db, "new", "zun", "players=Ann,Bob")
+    for line in (["damage", "Ann", "²"], ["damage", "²", "3"], ["damage", "Ann", "9" * 5000]):
+        code, out, err = runes(db, "do", *line)
+        assert code == 1 and "Traceback" not in err, err
+    assert "must be a whole number" in runes(db, "do", "damage", "Ann", "²")[2]
+    assert "no player called '²'" in runes(db, "do", "damage", "²", "3")[2]
+    assert json.loads(runes(db, "state", "--json")[1])["revision"] == 0

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.config import load_config
+from companion.core.journal import Journal
+from companion.service import Service
 from tests.support.broker import SecureBroker
 from tests.support.mqtt import Probe
 
@@ -95,3 +98,20 @@ def test_a_bad_setting_is_named_and_nothing_starts(tmp_path, locked_broker):
     process = service(config, "--new", "zun players=Ann")
     assert process.wait(20) == 2
     assert "Runes of Zun needs at least 2 players" in process.stdout.read()
+
+
+def test_a_new_game_in_json_and_a_game_that_cannot_be_resumed(tmp_path: Path) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n')
+    service = Service(load_config(config),
+                      new_game='{"action": "zun", "players": ["Ann", "Bob"]}')
+    service.open_game()
+    assert service.table.execute("damage Ann 2").ok
+    service.journal.close()
+    with Journal(tmp_path / "journal.sqlite") as journal:  # data files changed under the game
+        journal._db.execute("UPDATE actions SET action = '{\"action\": \"fly\"}'")
+    service = Service(load_config(config))
+    service.open_game()  # logged, and the table comes up with no game rather than not at all
+    assert service.table.session is None
+    assert not service.table.execute("next").ok
+    service.journal.close()

@@ -20,6 +20,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.core.actions import whole_number
+
 __all__ = ["CameraSource", "FrameSource", "PiCameraSource", "ReplaySource", "open_source"]
 
 log = logging.getLogger(__name__)
@@ -275,10 +277,10 @@ def open_source(spec: str, *, width: int = 1280, height: int = 720, retry: float
                 fps: float | None = None, loop: bool = False) -> FrameSource:
     """The source named by ``spec``: ``usb``, ``usb:N``, ``pi``, or a path to replay."""
     if spec == "usb" or spec.startswith("usb:"):
-        index = spec.partition(":")[2] or "0"
-        if not index.isdigit():
+        index = whole_number(spec.partition(":")[2] or "0")
+        if index is None:
             raise ValueError(f"camera source {spec!r}: the device after 'usb:' must be a number")
-        return CameraSource(int(index), width=width, height=height, retry=retry)
+        return CameraSource(index, width=width, height=height, retry=retry)
     if spec == "pi":
         return PiCameraSource(width=width, height=height, retry=retry)
     return ReplaySource(spec, loop=loop, fps=fps)

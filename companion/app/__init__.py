@@ -12,14 +12,17 @@ import os
 import sys
 from pathlib import Path
 
+from companion.core.actions import whole_number
+
 __all__ = ["main"]
 
 
 def _size(text: str) -> tuple[int, int]:
-    width, sep, height = text.lower().partition("x")
-    if not sep or not width.isdigit() or not height.isdigit():
+    left, sep, right = text.lower().partition("x")
+    width, height = whole_number(left), whole_number(right)
+    if not sep or width is None or height is None:
         raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT, like 800x480; got {text!r}")
-    return int(width), int(height)
+    return width, height
 
 
 def configure_kivy(size: tuple[int, int], *, fullscreen: bool = False) -> None:

@@ -47,6 +47,7 @@ __all__ = [
     "Param",
     "Positive",
     "action",
+    "whole_number",
 ]
 
 
@@ -62,6 +63,21 @@ class Max:
     """Annotated metadata: the largest allowed value of an ``int`` field."""
 
     value: int
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number written in the digits 0-9 (no sign), else None.
+
+    ``str.isdigit`` alone also passes ``²`` and other Unicode digits that ``int`` refuses,
+    and ``int`` refuses numbers of thousands of digits: typed or sent input must never
+    reach either as an exception.
+    """
+    if not (text.isascii() and text.isdigit()):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 Positive = Annotated[int, Min(1)]
@@ -109,12 +125,13 @@ class Param:
         """Convert one word of the text form; range checks happen on construction."""
         if self.kind == "int":
             text = raw.strip()
-            digits = text[1:] if text[:1] in "+-" else text
-            if not digits.isdigit():
+            sign = -1 if text[:1] == "-" else 1
+            value = whole_number(text[1:] if text[:1] in "+-" else text)
+            if value is None:
                 raise ActionSyntaxError(
                     f"{verb}: {self.placeholder} must be {self.describe_range()}, got {raw!r}"
                 )
-            return int(text)
+            return sign * value
         if self.kind == "bool":
             word = raw.strip().lower()
             if word in _TRUE:
@@ -125,13 +142,13 @@ class Param:
         if self.kind == "tuple":
             return tuple(part.strip() for part in raw.split(",") if part.strip())
         if self.kind == "numbers":
-            parts = [part.strip() for part in raw.split(",") if part.strip()]
-            if not all(part.isdigit() for part in parts):
+            numbers = [whole_number(part.strip()) for part in raw.split(",") if part.strip()]
+            if None in numbers:
                 raise ActionSyntaxError(
                     f"{verb}: {self.placeholder} must be whole numbers separated by commas, "
                     f"got {raw!r}"
                 )
-            return tuple(int(part) for part in parts)
+            return tuple(numbers)
         if self.kind == "choice":
             return raw.strip().lower()
         return raw

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .actions import whole_number
 from .errors import SetupError, UnknownPlayer
 
 __all__ = ["check_names", "find_seat"]
@@ -20,8 +21,8 @@ RESERVED = ",+:="
 def find_seat(names: Sequence[str], ref: str) -> int:
     """The 0-based seat of the player ``ref`` (a name in any case, or a 1-based seat number)."""
     text = ref.strip()
-    if text.isdigit():
-        seat = int(text)
+    seat = whole_number(text)
+    if seat is not None:
         if 1 <= seat <= len(names):
             return seat - 1
         raise UnknownPlayer(f"there is no seat {seat}; the seats are 1 to {len(names)}")
@@ -44,7 +45,7 @@ def check_names(names: Sequence[str], *, minimum: int, maximum: int | None = Non
     for name in clean:
         if not name:
             raise SetupError("a player's name cannot be empty")
-        if name.isdigit():
+        if whole_number(name) is not None:
             raise SetupError(f"a player's name cannot be a number ({name!r}): numbers mean seats")
         if any(c in RESERVED for c in name):
             raise SetupError(f"a player's name cannot contain any of {' '.join(RESERVED)}: {name!r}")

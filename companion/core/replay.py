@@ -15,10 +15,11 @@ from typing import Any
 from .errors import ActionSyntaxError, CompanionError, ReplayError
 from .session import Session
 
-__all__ = ["ReplayError", "replay_lines"]
+__all__ = ["ReplayError", "game_of", "replay_lines"]
 
 
-def _game_of(line: str) -> str:
+def game_of(line: str) -> str:
+    """The game a setup line names: its first word, or its ``"action"`` in JSON."""
     text = line.strip()
     if text.startswith("{"):
         try:
@@ -28,7 +29,10 @@ def _game_of(line: str) -> str:
         if not isinstance(document, dict) or not isinstance(document.get("action"), str):
             raise ActionSyntaxError('a JSON setup needs "action": the game (zun, runecast, market)')
         return str(document["action"])
-    return text.split(maxsplit=1)[0]
+    words = text.split(maxsplit=1)
+    if not words:
+        raise ActionSyntaxError("the setup is empty: it names the game first, e.g. 'zun players=Ann,Bob'")
+    return words[0]
 
 
 def replay_lines(lines: Iterable[str], *, source: str = "<replay>") -> Session[Any]:
@@ -40,7 +44,7 @@ def replay_lines(lines: Iterable[str], *, source: str = "<replay>") -> Session[A
             continue
         try:
             if session is None:
-                session = Session.new(_game_of(line), line)
+                session = Session.new(game_of(line), line)
             else:
                 session.play(line)
         except (CompanionError, KeyError) as e:

@@ -105,8 +105,11 @@ def parse_setup(rules: Rules[Any], setup: Setup | str | Mapping[str, Any]) -> Se
     if isinstance(setup, Setup):
         return setup
     vocabulary = ActionSet(rules.setup_type)
-    if isinstance(setup, str) and not setup.lstrip().startswith(("{", rules.name)):
-        setup = f"{rules.name} {setup}"
+    if isinstance(setup, str) and not setup.lstrip().startswith("{"):
+        # The game's name may lead the text (``zun players=...``); a player called Zuni may not.
+        words = setup.split(maxsplit=1)
+        if not words or words[0].lower() != rules.name:
+            setup = f"{rules.name} {setup}"
     record = vocabulary.read(setup)
     assert isinstance(record, Setup)
     return record
@@ -164,8 +167,13 @@ class Session(Generic[S]):
         return session
 
     @classmethod
-    def resume(cls, journal: Journal, game_id: int | None = None) -> Session[Any]:
-        """The saved game ``game_id`` (default: the last unfinished one), exactly as it was left."""
+    def resume(cls, journal: Journal, game_id: int | None = None, *,
+               current: bool = True) -> Session[Any]:
+        """The saved game ``game_id`` (default: the last unfinished one), exactly as it was left.
+
+        ``current``: resuming to play makes it the current game (and brings an archived one
+        back); only looking at it (``runes state``, an export) leaves the journal untouched.
+        """
         if game_id is None:
             game_id = journal.latest_unfinished()
             if game_id is None:
@@ -183,8 +191,8 @@ class Session(Generic[S]):
                 raise JournalError(f"game {game_id}: stored action {seq} no longer applies: {e}") from e
         session.cursor = min(saved.info.cursor, len(session._actions))
         session.revision = saved.revision
-        # Resuming makes this the current game (and brings an archived one back).
-        journal.mark(game_id, session._status(session.state))
+        if current:
+            journal.mark(game_id, session._status(session.state))
         return session
 
     def _extend(self, act: Action, at: float) -> None:

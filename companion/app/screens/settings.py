@@ -25,6 +25,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, OptionProperty, StringProperty
 
 from companion.config import ConfigError, load_config
+from companion.core.actions import whole_number
 
 from ..adapters import Calibration
 from ..app import AppScreen
@@ -151,7 +152,8 @@ class SettingsScreen(AppScreen):
 
     def save(self) -> None:
         port = self.ids.port.text.strip()
-        if not port.isdigit() or not 0 < int(port) < 65536:
+        number = whole_number(port)
+        if number is None or not 0 < number < 65536:
             self.app.say(f"{t('settings.port')}: {port!r} is not a port number (1-65535)")
             return
         table_id = self.ids.table_id.text.strip()

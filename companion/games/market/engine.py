@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any
 
-from companion.core.actions import Action
+from companion.core.actions import Action, whole_number
 from companion.core.errors import (
     ActionSyntaxError, GameOver, RuleError, SetupError, UnknownName, WrongPhase,
 )
@@ -726,11 +726,11 @@ class MarketRules:
         values: dict[str, int] = {}
         for entry in a.cards:
             ref, sep, raw = entry.partition(":")
-            if not sep or not raw.strip().isdigit():
+            value = whole_number(raw.strip())
+            if not sep or value is None:
                 raise ActionSyntaxError(f"high_cards: write each entry as PLAYER:VALUE "
                                         f"(Ann:13, or Ann:0 for no number card), got {entry!r}")
             name = names[find_seat(names, ref)]
-            value = int(raw)
             if name in values:
                 raise RuleError(f"high_cards: {name} is given twice", rule="tie-break")
             if value and not c.number_min <= value <= c.number_max:
