@@ -56,6 +56,14 @@ SIDE_SUPPORT = 0.4
 side, while an outline that strays off the card (into a glare spot, over a finger) has
 a side with hardly any edge under it."""
 
+PINNED = 0.8
+"""Share of each of the other three sides that, shown, pins a card down: then the fourth
+need only show ``LENGTHWISE`` of its length, as when a finger lies along it."""
+
+LENGTHWISE = 0.25
+"""Least share of a side that must show it when the other three are seen (``PINNED``):
+a finger lying along a side hides most of it, yet its ends still show where it runs."""
+
 
 @dataclass(frozen=True, slots=True)
 class FoundCard:
@@ -105,11 +113,15 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     found: list[FoundCard] = []
     inner: list[FoundCard] = []
     quads = _quads(_outlines(edges, channels), edges.shape, min_side)
-    for quad, rough in _supported(quads, cv2.dilate(edges, np.ones((3, 3), np.uint8))):
-        # An outline inside a card already found is a line of its picture (its border's
-        # inner edge, its picture's frame), or a card on its own if what was found is
-        # two cards edge to edge: kept as it is, in case.
-        if any(_inside(quad, f) > 0.85 for f in found):
+    # A rough quadrilateral (corners of a polygon fitted to an outline) may lie two
+    # pixels off the edge it traces until it is snapped: the quick look allows that.
+    for quad, rough in _supported(quads, cv2.dilate(edges, np.ones((5, 5), np.uint8))):
+        # An outline well inside a card already found is a line of its picture (its
+        # border's inner edge, its picture's frame), or a card on its own if what was
+        # found is two cards edge to edge: kept as it is, in case. One nearly as large
+        # may be the same card, better outlined: it is snapped and competes.
+        area = float(cv2.contourArea(quad))
+        if any(_inside(quad, f) > 0.85 and area < SAME * f.area for f in found):
             inner.append(FoundCard(quad, rough))
             continue
         snapped = _snap(quad, gradients)
@@ -258,9 +270,12 @@ def _snap(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]
     if any(c is None for c in corners):
         return None
     shown = edge.mean(axis=1)
-    # A side may be half hidden (a finger, another card); an outline that strays off
+    # A side may be half hidden (a finger, another card), or mostly when a finger lies
+    # along it and the other three sides pin the card down; an outline that strays off
     # the card (into a glare spot, over a finger) has a side with hardly any edge.
-    support = float(shown.mean()) if shown.min() >= SIDE_SUPPORT else 0.0
+    rest = np.sort(shown)[1]  # the least shown of the other three sides
+    enough = SIDE_SUPPORT if rest < PINNED else LENGTHWISE
+    support = float(shown.mean()) if shown.min() >= enough else 0.0
     return np.array(corners, np.float32), support, edge
 
 
@@ -515,10 +530,14 @@ def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]
     for f in found:
         if all(_overlap(f, k) < 0.5 for k in kept):
             parts = [g for g in others if g is not f and g.support >= 0.8
-                     and ALTERNATIVE * f.area < g.area < 0.8 * f.area and _inside(g.corners, f) > 0.7]
+                     and ALTERNATIVE * f.area < g.area < SAME * f.area and _inside(g.corners, f) > 0.7]
             kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts[:PARTS])))
     return kept
 
+
+SAME = 0.8
+"""Least share of a found card's area an outline inside it must have to be taken for
+the same card (the largest the print's own lines inside a card come to)."""
 
 ALTERNATIVE = 0.25
 """Least size (a share of an outline's area) of an outline inside it that may be a card

@@ -69,7 +69,7 @@ def test_generated_decks_name_cards_and_never_name_unknown_ones(tmp_path: Path, 
     tally = _tally(tmp_path, size, frames=8, seed=size)
     assert tally.unknown_named == 0, tally
     assert tally.misnamed == 0, tally
-    assert tally.right >= 0.9 * tally.known, tally
+    assert tally.right >= 0.95 * tally.known, tally
 
 
 def test_cards_are_found_with_their_corners() -> None:
