@@ -96,13 +96,13 @@ def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = 
         else:
             rest.append((side, start, end))
     if rest:
-        cover |= _things(frame, found, to_face, target, rest)
+        cover |= _things(frame, to_face, target, rest)
     if not cover.any():
         return None
     return cv2.dilate(cover, BESIDE) > 0
 
 
-def _things(frame: np.ndarray, found: FoundCard, to_face: np.ndarray, target: np.ndarray,
+def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
             stretches: list[tuple[int, int, int]]) -> np.ndarray:
     """What keeps the colour seen just outside each stretch, followed into the card.
 
