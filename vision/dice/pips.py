@@ -355,7 +355,11 @@ def _fits(points: np.ndarray, side: float, radius: np.ndarray,
     rows = np.arange(m)
     centre = points.mean(1)
     if n == 1:
-        g = np.minimum(0.26 * side, 2.2 * radius)
+        # A quarter of the face (a die as found shows some of its side faces too: its face
+        # is about side / 1.2, see _face_size), or of a face with pips of that size, which
+        # is less for the large pip of many dice's 1: the face around it is checked out to
+        # the grid's edge, and must not take in the die's edge.
+        g = np.minimum(0.26 * side / 1.2, 2.2 * radius)
         return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
         dist = np.linalg.norm(points[:, :, None] - points[:, None], axis=3)
@@ -400,13 +404,32 @@ def _fits(points: np.ndarray, side: float, radius: np.ndarray,
 
 def _discs(pips: Pips, idx: np.ndarray) -> np.ndarray:
     """How much sets of marks (m×n) look like pips, 0-1: discs (seen at a slant, ellipses),
-    not letters or symbols; a lone pip must be round too, as a tilted face's never gets
-    far from round before its side faces show larger."""
+    not letters or symbols. A lone pip has no other pip to be like, so its own shape must
+    be a top face's: round once the face's foreshortening towards the camera is undone
+    (:func:`_upright_roundness`), and not a slit."""
     disc = (np.clip((_mids(pips.fill[idx]) - 0.65) / 0.15, 0, 1)
             * np.clip((1.3 - _mids(pips.outline[idx])) / 0.12, 0, 1))
     if idx.shape[1] == 1:
-        disc = disc * np.clip((pips.roundness[idx[:, 0]] - 0.5) / 0.2, 0, 1)
+        k = idx[:, 0]
+        disc = disc * (np.clip((_upright_roundness(pips.cov[k]) - 0.5) / 0.2, 0, 1)
+                       * np.clip((pips.roundness[k] - 0.35) / 0.15, 0, 1))
     return disc
+
+
+def _upright_roundness(cov: np.ndarray) -> np.ndarray:
+    """The roundness (short over long axis) of ellipses (second moments, …×2×2) once
+    stretched along the picture's height as far as makes them roundest, never squeezed.
+
+    A camera looks at the table from its near side, so a top face is foreshortened along
+    the picture's height, the more the lower the camera: its lone pip is an ellipse lying
+    along the picture's width, however flat. What no such stretch undoes is a tilt of the
+    ellipse (the correlation ρ of x and y: the roundest stretch leaves sqrt((1-|ρ|)/(1+|ρ|)))
+    or an ellipse standing upright (a left or right face's, squashed across).
+    """
+    xx, xy, yy = cov[..., 0, 0], cov[..., 0, 1], cov[..., 1, 1]
+    rho = np.abs(xy) / np.sqrt(np.maximum(xx * yy, 1e-12))
+    low, high = np.moveaxis(_eig2(cov), -1, 0)
+    return np.where(xx >= yy, np.sqrt((1 - rho) / (1 + rho)), np.sqrt(np.maximum(low, 0) / high))
 
 
 def _seamless(seams: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -699,11 +722,12 @@ def _side_face(a: _Face, b: _Face, count: int, side: float) -> _Face | None:
     """
     d = np.array(b.read.centre) - np.array(a.read.centre)
     dist = float(np.hypot(*d))
-    if dist > 1.3 * max(a.read.side, b.read.side):
+    size = max(_face_size(a, side), _face_size(b, side))
+    if dist > 1.3 * size:
         return None
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
     squashed = rounder.flat - flatter.flat > 0.1
-    apart = dist / max(_face_size(a, side), _face_size(b, side))
+    apart = dist / size
     if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
         return None
     if abs(float(d[1])) >= 0.6 * dist:
@@ -726,10 +750,15 @@ def _face_size(face: _Face, side: float) -> float:
     return float(np.sqrt(_eig2(face.grid[:, :2] @ face.grid[:, :2].T)[1])) / 0.26
 
 
-def _drop_side_faces(faces: list[_Face], count: int, side: float) -> list[_Face]:
-    """The top faces among the faces read in a blob of about ``count`` dice."""
-    pairs = sorted(((_apart(a, b), i, j) for i, a in enumerate(faces)
-                    for j, b in enumerate(faces) if i < j), key=lambda p: p[0])
+def _drop_side_faces(faces: list[_Face], count: int, side: float, *,
+                     across: bool = False) -> list[_Face]:
+    """The top faces among the faces read in a blob of about ``count`` dice; ``across``:
+    among faces of different blobs (only pairs from two blobs are weighed). Only faces
+    close enough to be one die's are weighed (sizes worked out once: a frame holds many)."""
+    sizes = [_face_size(f, side) for f in faces]
+    pairs = sorted((_apart(a, b), i, j) for i, a in enumerate(faces) for j, b in enumerate(faces)
+                   if i < j and (a.blob != b.blob or not across)
+                   and math.dist(a.read.centre, b.read.centre) <= 1.3 * max(sizes[i], sizes[j]))
     dropped: set[int] = set()
     for _, i, j in pairs:
         if i in dropped or j in dropped:
@@ -792,8 +821,7 @@ def _read_clusters(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list
 
 def _apart(a: _Face, b: _Face) -> float:
     """How far apart two faces are, in face sides."""
-    d = np.hypot(a.read.centre[0] - b.read.centre[0], a.read.centre[1] - b.read.centre[1])
-    return float(d / max(a.read.side, b.read.side, 1e-6))
+    return math.dist(a.read.centre, b.read.centre) / max(a.read.side, b.read.side, 1e-6)
 
 
 def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, FaceRead]]:
@@ -825,7 +853,7 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
             faces.setdefault(face.blob, []).append(face)
         for g, found in zip(rest, _read_clusters(gray, pips, seams, rest, side)):
             faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
-    out = []
+    tops: list[_Face] = []
     for blob, found in faces.items():
         # One face read twice (its pips, and the plain face between them as light marks):
         # the surer reading, then the one with more marks, is the face.
@@ -834,8 +862,13 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         for face in found:
             if all(_apart(face, k) > 0.4 for k in unique):
                 unique.append(face)
-        for face in _drop_side_faces(unique, view.counts[blob - 1], side):
-            read = face.read
-            name = read.face if read.confidence >= threshold else "unknown"
-            out.append((blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
+        tops.extend(_drop_side_faces(unique, view.counts[blob - 1], side))
+    # A die on a tray close to it in colour may be found in two parts, its top face in one
+    # blob and its front face in the next: faces of neighbouring blobs are weighed too, as
+    # a blob of more than one die would be (two blobs are no proof of one die).
+    out = []
+    for face in _drop_side_faces(tops, 2, side, across=True):
+        read = face.read
+        name = read.face if read.confidence >= threshold else "unknown"
+        out.append((face.blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
     return out
