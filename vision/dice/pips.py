@@ -93,6 +93,13 @@ class Pips:
         return _alike_pairs(self.cov[:, None], self.cov[None])
 
 
+def _unit(x: Floats) -> Floats:
+    """``x`` clipped to 0-1 (as np.clip, for a third of its cost on the small arrays read
+    here, hundreds of times a frame)."""
+    out: Floats = np.minimum(np.maximum(x, 0.0), 1.0)
+    return out
+
+
 def _mid(values: Floats) -> float:
     """The median of a few values (NumPy's costs more than the values are worth)."""
     ordered = sorted(np.ravel(values).tolist())
@@ -339,8 +346,8 @@ def _step_ok(step: Floats, radius: Floats, side: float) -> Floats:
     face's grid is never larger than the die (whose size is only roughly known).
     """
     ratio = step / np.maximum(radius, 1e-6)
-    return np.clip(np.minimum(np.minimum((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5),
-                              (0.4 - step / side) / 0.05), 0, 1)
+    return _unit(np.minimum(np.minimum((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5),
+                              (0.4 - step / side) / 0.05))
 
 
 def _squash(cov: Floats) -> Floats:
@@ -404,7 +411,7 @@ def _fits(points: Floats, side: float, radius: Floats,
     dt = design.transpose(0, 2, 1)
     affine = np.linalg.solve(dt @ design + 1e-9 * np.eye(3), dt @ points).transpose(0, 2, 1)
     sv = np.sqrt(np.maximum(_eig2(affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]), 0))
-    shape_ok = np.clip((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15, 0, 1)
+    shape_ok = _unit((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15)
     # The step along the face's unforeshortened direction, as the pips' long axis.
     quality = np.exp(-np.minimum(err[rows, best], 50) / 0.05) * shape_ok * _step_ok(sv[:, 1], radius, side)
     return np.where(np.any(distinct, 1), quality, 0.0), affine
@@ -415,12 +422,12 @@ def _discs(pips: Pips, idx: Ints) -> Floats:
     not letters or symbols. A lone pip has no other pip to be like, so its own shape must
     be a top face's: round once the face's foreshortening towards the camera is undone
     (:func:`_upright_roundness`), and not a slit."""
-    disc = (np.clip((_mids(pips.fill[idx]) - 0.65) / 0.15, 0, 1)
-            * np.clip((1.3 - _mids(pips.outline[idx])) / 0.12, 0, 1))
+    disc = (_unit((_mids(pips.fill[idx]) - 0.65) / 0.15)
+            * _unit((1.3 - _mids(pips.outline[idx])) / 0.12))
     if idx.shape[1] == 1:
         k = idx[:, 0]
-        disc = disc * (np.clip((_upright_roundness(pips.cov[k]) - 0.5) / 0.2, 0, 1)
-                       * np.clip((pips.roundness[k] - 0.35) / 0.15, 0, 1))
+        disc = disc * (_unit((_upright_roundness(pips.cov[k]) - 0.5) / 0.2)
+                       * _unit((pips.roundness[k] - 0.35) / 0.15))
     return disc
 
 
@@ -451,8 +458,7 @@ def _seamless(seams: Floats, idx: Ints) -> Floats:
     depth[:, np.arange(idx.shape[1]), np.arange(idx.shape[1])] = np.nan
     link = np.where(np.isnan(depth), np.inf, depth).min(2)  # each pip's cleanest link
     worst = np.where(np.isinf(link), 0.0, link).max(1)
-    out: Floats = np.clip((0.25 - worst) / 0.15, 0, 1)
-    return out
+    return _unit((0.25 - worst) / 0.15)
 
 
 def _grid_checks(pips: Pips, affine: Floats, value: int, contrast: Floats,
@@ -471,16 +477,15 @@ def _grid_checks(pips: Pips, affine: Floats, value: int, contrast: Floats,
     # light one is glare on a dark die unless it is a pip like the face's own and about as
     # strong, or stronger than the pips (glare is fainter than white paint).
     if pips.dark:
-        dark: Floats = np.clip((0.5 - share.max(1)) / 0.25, 0, 1)
-        return dark
-    check: Floats = np.clip((1.0 - share) / 0.25, 0, 1)
+        return _unit((0.5 - share.max(1)) / 0.25)
+    check = _unit((1.0 - share) / 0.25)
     # Only a mark over half as strong as the pips can be one: only there are the pips
     # looked for (all pips against all places costs as much as the rest of the check).
     m, k = np.nonzero(share > 0.5)
     if m.size:
         d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)  # marks × pips
         pip_there = ((d <= 1.5 * pips.a) & pips.alike[idx[m]].any(1)).any(1)
-        check[m, k] = np.clip((np.where(pip_there, 0.75, 1.0) - share[m, k]) / 0.25, 0, 1)
+        check[m, k] = _unit((np.where(pip_there, 0.75, 1.0) - share[m, k]) / 0.25)
     worst: Floats = check.min(1)
     return worst
 
@@ -511,9 +516,8 @@ def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats,
     hi = values[rows, np.maximum(0, (0.9 * count).astype(int) - 1)]
     spread = np.where(count >= 12, hi - np.where(count >= 12, lo, 0), np.inf)
     # A face cut by the frame's edge may have more marks beyond it.
-    seen = np.clip((on.mean(1) - 0.8) / 0.15, 0, 1)
-    plain: Floats = np.clip((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15, 0, 1) * seen
-    return plain
+    seen = _unit((on.mean(1) - 0.8) / 0.15)
+    return _unit((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15) * seen
 
 
 @dataclass(frozen=True)
@@ -719,10 +723,10 @@ def _read_clean(gray: Image, pips: Pips, groups: list[list[int]],
     return faces, rest
 
 
-def _side_face(a: _Face, b: _Face, count: int, side: float) -> _Face | None:
-    """Of two faces read close together in a blob of about ``count`` dice (about ``side``
-    pixels a side), the one that is a side face of the other's die, or None if they are
-    the top faces of two dice.
+def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
+    """Of two faces read close enough together to be one die's (within 1.3 ``size``, the
+    larger one's unforeshortened side) in a blob of about ``count`` dice, the one that is
+    a side face of the other's die, or None if they are the top faces of two dice.
 
     A camera looks at a table from its near side, the far side up in the picture: a die's
     top face shows above its front face, both squashed along the picture's height, one
@@ -734,18 +738,15 @@ def _side_face(a: _Face, b: _Face, count: int, side: float) -> _Face | None:
     ray and its normal, and a die's faces are square to one another, so the squares of a
     top face's roundness and a side face's add up to at most one.
     """
-    d = np.array(b.read.centre) - np.array(a.read.centre)
-    dist = float(np.hypot(*d))
-    size = max(_face_size(a, side), _face_size(b, side))
-    if dist > 1.3 * size:
-        return None
+    dx, dy = b.read.centre[0] - a.read.centre[0], b.read.centre[1] - a.read.centre[1]
+    dist = math.hypot(dx, dy)
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
     squashed = rounder.flat - flatter.flat > 0.1
     apart = dist / size
     if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
         return None
-    if abs(float(d[1])) >= 0.6 * dist:
-        lower = b if d[1] > 0 else a
+    if abs(dy) >= 0.6 * dist:
+        lower = b if dy > 0 else a
         # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
         return lower if squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75 else None
     if rounder.flat - flatter.flat > 0.15:
@@ -761,7 +762,10 @@ def _face_size(face: _Face, side: float) -> float:
     a die's (``side``: a die found, with some of its side faces)."""
     if len(face.pips) == 1:
         return side / 1.2
-    return float(np.sqrt(_eig2(face.grid[:, :2] @ face.grid[:, :2].T)[1])) / 0.26
+    (a, b, _), (c, d, _) = face.grid.tolist()
+    # The larger eigenvalue of the grid's M Mᵀ, in closed form (a frame has many faces).
+    xx, xy, yy = a * a + b * b, a * c + b * d, c * c + d * d
+    return math.sqrt((xx + yy) / 2 + math.hypot((xx - yy) / 2, xy)) / 0.26
 
 
 def _drop_side_faces(faces: list[_Face], count: int, side: float, *,
@@ -777,7 +781,7 @@ def _drop_side_faces(faces: list[_Face], count: int, side: float, *,
     for _, i, j in pairs:
         if i in dropped or j in dropped:
             continue
-        face = _side_face(faces[i], faces[j], count, side)
+        face = _side_face(faces[i], faces[j], count, max(sizes[i], sizes[j]))
         if face is not None:
             dropped.add(i if face is faces[i] else j)
     return [f for k, f in enumerate(faces) if k not in dropped]
