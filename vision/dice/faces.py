@@ -211,8 +211,9 @@ class TaughtFaces:
                     # A shape matching this row is the example seen through (cut @ back).
                     back.append(m[:, :2] @ inverse)
         self._templates = _normalise(np.array(rows, np.float32))
-        self._labels = np.array(labels)
         self._back = np.array(back)
+        # Each face's templates are one run of rows (taught face after face).
+        self._runs = np.searchsorted(labels, np.arange(len(self.names) + 1))
 
     @classmethod
     def load(cls, folder: str | Path, *, threshold: float = 0.5) -> TaughtFaces:
@@ -248,10 +249,15 @@ class TaughtFaces:
         how squashed the shape is next to each face's example it matches best (1: not at
         all; a die's top face is barely squashed, its side faces are, much)."""
         scores = self._templates @ shape.patch
-        best = np.array([int(np.argmax(np.where(self._labels == i, scores, -np.inf)))
-                         for i in range(len(self.names))])
-        sv = np.linalg.svd(shape.cut @ self._back[best], compute_uv=False)
-        return scores[best], sv[:, 1] / np.maximum(sv[:, 0], 1e-9)
+        best = [int(start + np.argmax(scores[start:end]))
+                for start, end in zip(self._runs[:-1], self._runs[1:])]
+        # The singular values' ratio of each 2×2 map, in closed form: their squares sum to
+        # its squared norm and multiply to its squared determinant.
+        maps = shape.cut @ self._back[best]
+        norm = (maps ** 2).sum((1, 2))
+        det = np.abs(maps[:, 0, 0] * maps[:, 1, 1] - maps[:, 0, 1] * maps[:, 1, 0])
+        root = np.sqrt(np.maximum(norm * norm - 4 * det * det, 0))
+        return scores[best], np.sqrt(np.maximum(norm - root, 0) / np.maximum(norm + root, 1e-18))
 
     def read_view(self, view: View, *, threshold: float | None = None) -> list[tuple[int, FaceRead]]:
         """Every top face on the dice of a view: (blob, face) pairs in view pixels.
