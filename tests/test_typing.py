@@ -1,4 +1,4 @@
-"""The core and the reference engine type-check under ``mypy --strict`` (files in pyproject)."""
+"""The whole package (companion and vision) type-checks under ``mypy --strict`` (see pyproject)."""
 
 from __future__ import annotations
 

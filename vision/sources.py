@@ -240,12 +240,12 @@ class ReplaySource(FrameSource):
                     return None
             path = self._files[self._index]
             self._index += 1
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if frame is not None:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is not None:
                 if self.error is not None:
                     log.warning("%s: images again", self.path)
                     self.error = None
-                return frame
+                return image
             if path.exists():
                 log.warning("%s: not an image, skipped", path)
         if self.loop:

@@ -13,14 +13,15 @@ World units are millimetres; the tray is the plane ``z = 0`` and ``z`` points up
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["BACKGROUNDS", "Camera", "background", "camera_effects", "cast_shadows"]
 
-Image = np.ndarray
+Image = NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Camera:
     roll: float = 0.0
 
     @property
-    def _pose(self) -> tuple[np.ndarray, np.ndarray]:
+    def _pose(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         t = np.radians(self.tilt)
         # Rows: the camera's x (right), y (down) and z (forward) axes in world coordinates.
         look = np.array([[1.0, 0.0, 0.0], [0.0, -np.cos(t), -np.sin(t)], [0.0, np.sin(t), -np.cos(t)]])
@@ -47,45 +48,48 @@ class Camera:
         return rotation, -rotation @ position
 
     @property
-    def position(self) -> np.ndarray:
+    def position(self) -> NDArray[np.float64]:
         rotation, translation = self._pose
         return -rotation.T @ translation
 
     @property
-    def matrix(self) -> np.ndarray:
+    def matrix(self) -> NDArray[np.float64]:
         return np.array([[self.focal, 0.0, self.width / 2], [0.0, self.focal, self.height / 2],
                          [0.0, 0.0, 1.0]])
 
-    def project(self, points: np.ndarray) -> np.ndarray:
+    def project(self, points: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
         """Image coordinates (N×2) of world points (N×3)."""
         rotation, translation = self._pose
-        cam = np.asarray(points, float) @ rotation.T + translation
+        cam = np.asarray(points, np.float64) @ rotation.T + translation
         uv = cam @ self.matrix.T
         return uv[:, :2] / uv[:, 2:3]
 
-    def ground(self, u: float, v: float) -> np.ndarray:
+    def ground(self, u: float, v: float) -> NDArray[np.float64]:
         """The point of the tray (z = 0) seen at pixel (u, v)."""
         rotation, translation = self._pose
         ray = rotation.T @ np.linalg.solve(self.matrix, np.array([u, v, 1.0]))
         origin = self.position
-        return origin - ray * (origin[2] / ray[2])
+        return origin - ray * float(origin[2] / ray[2])
 
 
 Surface = Literal["felt", "wood", "paper", "slate", "cloth"]
 BACKGROUNDS: tuple[Surface, ...] = ("felt", "wood", "paper", "slate", "cloth")
 
 
-def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> Image:
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float
+                  ) -> NDArray[np.float32]:
     """Noise with features about ``scale`` pixels across, in [-1, 1]."""
     h, w = shape
     small = rng.standard_normal((max(2, int(h / scale)) + 1, max(2, int(w / scale)) + 1))
     out = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    return out / (np.abs(out).max() + 1e-6)
+    noise: NDArray[np.float32] = out / (np.abs(out).max() + 1e-6)
+    return noise
 
 
 def background(kind: Surface, width: int, height: int, rng: np.random.Generator) -> Image:
     """A tray surface of the given kind, its colour drawn at random (BGR uint8)."""
     shape = (height, width)
+    base: NDArray[np.floating[Any]]  # float32, but float64 on paper
     if kind == "felt":
         palette = [(40, 110, 30), (120, 60, 20), (30, 30, 130), (90, 40, 90), (60, 60, 60)]
         base = np.array(palette[rng.integers(len(palette))], np.float32)
@@ -119,15 +123,15 @@ def background(kind: Surface, width: int, height: int, rng: np.random.Generator)
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def cast_shadows(image: Image, polygons: list[np.ndarray], rng: np.random.Generator,
-                 strength: float = 0.45, softness: float = 4.0) -> Image:
+def cast_shadows(image: NDArray[np.uint8 | np.float32], polygons: list[np.ndarray],
+                 rng: np.random.Generator, strength: float = 0.45, softness: float = 4.0
+                 ) -> Image:
     """Darken the image under the given image-space polygons, with soft edges."""
     mask = np.zeros(image.shape[:2], np.float32)
     for poly in polygons:
         cv2.fillConvexPoly(mask, np.round(poly * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-    if softness > 0:
-        mask = cv2.GaussianBlur(mask, (0, 0), softness)
-    shade = 1.0 - strength * np.clip(mask, 0, 1)
+    soft = cv2.GaussianBlur(mask, (0, 0), softness) if softness > 0 else mask
+    shade = 1.0 - strength * np.clip(soft, 0, 1)
     return np.clip(image * shade[..., None], 0, 255).astype(np.uint8)
 
 
@@ -148,4 +152,5 @@ def camera_effects(image: Image, rng: np.random.Generator, *, blur: float = 0.0,
     out += rng.normal(0, noise, out.shape).astype(np.float32)
     out = np.clip(out, 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else out
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+    return out if decoded is None else decoded.astype(np.uint8, copy=False)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from companion.core.errors import CompanionError
 
@@ -110,9 +111,10 @@ def calibrate(frame: np.ndarray, *, empty: bool = True, width: int = 960) -> Tra
     inner = np.array([found[i][(i + 2) % 4] for i in _CORNER_IDS], np.float32)
     w_top, w_bottom = np.linalg.norm(inner[1] - inner[0]), np.linalg.norm(inner[2] - inner[3])
     h_left, h_right = np.linalg.norm(inner[3] - inner[0]), np.linalg.norm(inner[2] - inner[1])
-    aspect = (h_left + h_right) / max(w_top + w_bottom, 1e-6)
+    aspect = (h_left + h_right) / np.maximum(w_top + w_bottom, 1e-6)
     size = (int(width), max(16, int(round(width * aspect))))
-    target = np.float32([[0, 0], [size[0] - 1, 0], [size[0] - 1, size[1] - 1], [0, size[1] - 1]])
+    target = np.array([[0, 0], [size[0] - 1, 0], [size[0] - 1, size[1] - 1], [0, size[1] - 1]],
+                      np.float32)
     homography = cv2.getPerspectiveTransform(inner, target)
     warped = cv2.warpPerspective(frame, homography, size)
     return Tray(homography, size, warped if empty else None)
@@ -148,7 +150,9 @@ def _colour_difference(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
     shade = np.clip(t, 0.0, 1.0)
     r = [pc - shade * qc for pc, qc in zip(p, q)]
     beyond = np.maximum(0.0, _SHADE - t)
-    return cv2.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + beyond * beyond * qq)
+    distance: NDArray[np.float32] = cv2.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]
+                                             + beyond * beyond * qq)
+    return distance
 
 
 def grow(mask: np.ndarray, diff: np.ndarray, level: float, reach: int) -> np.ndarray:

@@ -387,7 +387,7 @@ class RunesApp(App):
             ok = self.read_dice(request.action or "")
         elif self.sm.current == "camera" and self.reading is not None:
             camera = self.screen("camera")
-            ok = camera.confirm() if request.kind == "confirm" else camera.discard()  # type: ignore[attr-defined]
+            ok = camera.confirm() if request.kind == "confirm" else camera.discard()
         else:
             self.say(t("panel.nothing_asked", button=t(f"panel.{request.kind}")), error=False)
             ok = False

@@ -62,7 +62,7 @@ def _shown(widget: Widget) -> bool:
         if node.opacity <= 0.01:
             return False
         node = node.parent
-    return widget.width >= 1 and widget.height >= 1
+    return bool(widget.width >= 1 and widget.height >= 1)
 
 
 def visible_widgets() -> Iterator[Widget]:

@@ -218,7 +218,7 @@ class LinePlot(Widget):
         step = width / max(1, longest - 1)
 
         def y_of(value: float) -> float:
-            return bottom + height * value / top
+            return float(bottom + height * value / top)
 
         with self.canvas:
             for low, high, rgba in self.bands:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from .face import SIZE, Face
 
@@ -65,16 +66,17 @@ class Likeness:
 def align(seen: Face, example: Face) -> np.ndarray:
     """The homography (3 x 3, face pixels) taking ``example`` pixels to where they lie on
     ``seen``; the identity when ECC finds nothing better."""
-    warp = np.eye(3, dtype=np.float32)
+    warp: NDArray[np.float32] = np.eye(3, dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_STEPS, 1e-2)
     try:
-        _, warp = cv2.findTransformECC(example.coarse, seen.coarse, warp, cv2.MOTION_HOMOGRAPHY,
-                                       criteria, None, 1)
+        # The stub types inputMask without None when gaussFiltSize follows; OpenCV takes None.
+        _, warp = cv2.findTransformECC(  # type: ignore[call-overload]
+            example.coarse, seen.coarse, warp, cv2.MOTION_HOMOGRAPHY, criteria, None, 1)
     except cv2.error:  # did not converge: the two do not line up at all
         return np.eye(3, dtype=np.float32)
     half = np.diag([2.0, 2.0, 1.0]).astype(np.float32)
     warp = half @ warp @ np.linalg.inv(half)
-    corners = np.float32([[0, 0], [SIZE[0], 0], [SIZE[0], SIZE[1]], [0, SIZE[1]]])
+    corners = np.array([[0, 0], [SIZE[0], 0], [SIZE[0], SIZE[1]], [0, SIZE[1]]], np.float32)
     moved = cv2.perspectiveTransform(corners[None], warp)[0]
     if np.abs(moved - corners).max() > MAX_SHIFT * SIZE[0]:
         return np.eye(3, dtype=np.float32)

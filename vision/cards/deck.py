@@ -197,7 +197,7 @@ class Deck:
                 if lk.fit < SAME_LAYOUT:
                     warps.append(_TURN @ lk.warp @ _TURN if turned else lk.warp)
             middle = np.median(np.stack(warps), axis=0) if len(warps) >= 3 else np.eye(3)
-            corners = np.float32([[0, 0], [SIZE[0], 0], [SIZE[0], SIZE[1]], [0, SIZE[1]]])
+            corners = np.array([[0, 0], [SIZE[0], 0], [SIZE[0], SIZE[1]], [0, SIZE[1]]], np.float32)
             off = np.abs(cv2.perspectiveTransform(corners[None], middle.astype(np.float32))[0] - corners).max()
             if off < REFRAME:
                 framed.append(face)
@@ -459,7 +459,7 @@ def _lined_up(face: Face, warp: np.ndarray) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-_TURN = np.float32([[-1, 0, SIZE[0] - 1], [0, -1, SIZE[1] - 1], [0, 0, 1]])
+_TURN = np.array([[-1, 0, SIZE[0] - 1], [0, -1, SIZE[1] - 1], [0, 0, 1]], np.float32)
 """Turning a face upside down, as a homography (its own inverse)."""
 
 
@@ -518,7 +518,7 @@ def example_card(image: np.ndarray) -> np.ndarray | None:
     picture if it has a card's proportions (a scan or a tight crop)."""
     found = find_cards(image, max_cards=1)
     h, w = image.shape[:2]
-    whole = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     if found and not _fills(found[0].corners, whole):
         return seen_card(image, found[0].corners)
     ratio = max(h, w) / max(min(h, w), 1)
@@ -527,7 +527,7 @@ def example_card(image: np.ndarray) -> np.ndarray | None:
     if w > h:
         image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
     h, w = image.shape[:2]
-    return seen_card(image, np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
+    return seen_card(image, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
 
 
 def _fills(corners: np.ndarray, whole: np.ndarray) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["CELL", "Face", "MARGIN", "SIZE", "glare", "signature"]
 
@@ -141,20 +142,22 @@ def signature(card: np.ndarray) -> np.ndarray:
     cols, rows = SIZE[0] // CELL, SIZE[1] // CELL
     # Each pixel votes into its cell's direction bin, by its edge's strength.
     direction = (ang * (BINS / np.pi) + 0.5).astype(np.int32) % BINS
-    hist = np.bincount((_CELL_OF * BINS + direction).ravel(), mag.ravel(), rows * cols * BINS)
-    hist = (hist / (CELL * CELL)).reshape(rows, cols, BINS).astype(np.float32)
+    votes = np.bincount((_CELL_OF * BINS + direction).ravel(), mag.ravel(), rows * cols * BINS)
+    cells = (votes / (CELL * CELL)).reshape(rows, cols, BINS).astype(np.float32)
     # Spread each cell into its neighbours so an outline a pixel or two off still lines up.
-    hist = cv2.GaussianBlur(hist, (3, 3), 0.7)
+    hist = cv2.GaussianBlur(cells, (3, 3), 0.7).astype(np.float32, copy=False)
     norms = np.linalg.norm(hist, axis=2, keepdims=True)
     floor = max(float(np.mean(norms)), 1e-3)
     hist /= np.maximum(norms, 0.5 * floor)
+    colour: NDArray[np.float32]
     if card.ndim == 2:
         colour = np.zeros((rows, cols, 0), np.float32)
     else:
         ycc = cv2.cvtColor(card, cv2.COLOR_BGR2YCrCb).astype(np.float32)
-        small = cv2.resize(ycc, (cols, rows), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(ycc, (cols, rows), interpolation=cv2.INTER_AREA).astype(np.float32,
+                                                                                 copy=False)
         small -= small.reshape(-1, 3).mean(axis=0)
         small[..., 0] /= max(float(small[..., 0].std()), 8.0)
         small[..., 1:] /= 24.0
-        colour = np.clip(small, -2, 2) * np.float32([0.25, 0.35, 0.35])
+        colour = np.clip(small, -2, 2) * np.array([0.25, 0.35, 0.35], np.float32)
     return np.concatenate([hist, colour], axis=2).reshape(rows * cols, -1).astype(np.float32)

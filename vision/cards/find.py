@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["FoundCard", "find_cards", "rectify", "rectify_target"]
 
@@ -133,7 +135,7 @@ def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
     ``margin`` (a share of each side) is cut from every edge, so an outline found a
     pixel too wide brings no table into the picture.
     """
-    m = cv2.getPerspectiveTransform(np.float32(corners), rectify_target(size, margin))
+    m = cv2.getPerspectiveTransform(np.array(corners, np.float32), rectify_target(size, margin))
     return cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
 
@@ -142,7 +144,8 @@ def rectify_target(size: tuple[int, int], margin: float = 0.0) -> np.ndarray:
     """Where :func:`rectify` puts a card's four corners (4 x 2, pixels of the result)."""
     w, h = size
     mx, my = margin * w / (1 - 2 * margin), margin * h / (1 - 2 * margin)
-    return np.float32([[-mx, -my], [w - 1 + mx, -my], [w - 1 + mx, h - 1 + my], [-mx, h - 1 + my]])
+    return np.array([[-mx, -my], [w - 1 + mx, -my], [w - 1 + mx, h - 1 + my], [-mx, h - 1 + my]],
+                    np.float32)
 
 
 def _channels(small: np.ndarray) -> list[np.ndarray]:
@@ -155,7 +158,8 @@ def _channels(small: np.ndarray) -> list[np.ndarray]:
     for i, ch in enumerate(planes):
         if i:
             # Colour channels vary little; stretch them so a tint counts like a shade.
-            ch = cv2.normalize(ch, None, 0, 255, cv2.NORM_MINMAX)
+            # (The stub wants a dst array, but OpenCV takes None for "a new one".)
+            ch = cv2.normalize(ch, None, 0, 255, cv2.NORM_MINMAX)  # type: ignore[call-overload]
         out.append(cv2.GaussianBlur(ch, (0, 0), 1.1))
     return out
 
@@ -164,7 +168,7 @@ def _edges(channels: list[np.ndarray]) -> np.ndarray:
     """Edges of brightness and of colour, so a white card on a pale table still has an outline."""
     edges = cv2.Canny(channels[0], 30, 80)
     for ch in channels[1:]:
-        edges |= cv2.Canny(ch, 30, 80)
+        edges = cv2.bitwise_or(edges, cv2.Canny(ch, 30, 80))
     return edges
 
 
@@ -175,7 +179,7 @@ def _gradients(channels: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         gx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, ksize=3)
         gy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, ksize=3)
         steep = np.abs(gx) + np.abs(gy)
-        if best is None:
+        if best_x is None or best_y is None or best is None:
             best_x, best_y, best = gx, gy, steep
         else:
             more = steep > best
@@ -246,7 +250,8 @@ def _snap(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]
             vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
             line = (x0, y0, vx, vy)
             # Only samples whose step lies on the fitted line show the edge.
-            off_line = np.abs((points - np.float32([x0, y0])) @ np.float32([-vy, vx])) > 1.0
+            off_line = np.abs((points - np.array([x0, y0], np.float32))
+                              @ np.array([-vy, vx], np.float32)) > 1.0
             on[np.flatnonzero(on)[off_line]] = False
         lines.append(line)
     corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
@@ -256,7 +261,7 @@ def _snap(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]
     # A side may be half hidden (a finger, another card); an outline that strays off
     # the card (into a glare spot, over a finger) has a side with hardly any edge.
     support = float(shown.mean()) if shown.min() >= SIDE_SUPPORT else 0.0
-    return np.float32(corners), support, edge
+    return np.array(corners, np.float32), support, edge
 
 
 FINE = np.arange(-2.0, 2.01, 0.25, dtype=np.float32)
@@ -274,7 +279,9 @@ def _across(gradients: tuple[np.ndarray, np.ndarray], base: np.ndarray, normal: 
     gx = cv2.remap(gradients[0], map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     gy = cv2.remap(gradients[1], map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     shape = pts.shape[:3]
-    return (gx.reshape(shape) * normal[None, :, None, 0] + gy.reshape(shape) * normal[None, :, None, 1])
+    across: NDArray[np.floating[Any]] = (gx.reshape(shape) * normal[None, :, None, 0]
+                                         + gy.reshape(shape) * normal[None, :, None, 1])
+    return across
 
 
 LEVELS = 4
@@ -425,7 +432,7 @@ def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[
             sides = [_line(lines[n]) for n in (i, k, j, m)]
             corners = [_intersect(sides[n], sides[(n + 1) % 4]) for n in range(4)]
             if all(c is not None for c in corners):
-                quad = np.float32(corners)
+                quad = np.array(corners, np.float32)
                 if cv2.isContourConvex(quad):
                     quads.append(quad)
     return quads
@@ -489,7 +496,7 @@ def _order(quad: np.ndarray) -> np.ndarray:
     sides = [math.hypot(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     if sides[0] + sides[2] > sides[1] + sides[3]:
         pts = pts[1:] + pts[:1]
-    return np.float32(pts)
+    return np.array(pts, np.float32)
 
 
 def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]:

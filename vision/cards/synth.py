@@ -29,9 +29,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = [
     "CARD_SIZE",
@@ -297,6 +299,7 @@ def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np
     w, h = size
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     noise = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 3)
+    img: NDArray[np.float32]
     if kind == "wood":
         phase = float(rng.uniform(0, 6))
         turn = float(rng.uniform(0, math.pi))
@@ -309,8 +312,8 @@ def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np
         base = np.array(rng.uniform((40, 90, 20), (80, 140, 60)), np.float32)
         img = base * (1 + 0.12 * noise[..., None])
     elif kind == "slate":
-        base = float(rng.uniform(45, 80))
-        img = np.repeat((base + 8 * noise)[..., None], 3, axis=2)
+        level = float(rng.uniform(45, 80))
+        img = np.repeat((level + 8 * noise)[..., None], 3, axis=2)
     elif kind == "cloth":
         period = float(rng.uniform(20, 40))
         turn = float(rng.uniform(0, math.pi / 2))
@@ -324,8 +327,8 @@ def background(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np
         img = np.full((h, w, 3), float(rng.uniform(170, 215)), np.float32) + 4 * noise[..., None]
     elif kind == "mat":
         small = rng.uniform(30, 220, (6, 10, 3)).astype(np.float32)
-        img = cv2.GaussianBlur(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC), (0, 0), 25)
-        img = img + 5 * noise[..., None]
+        patches = cv2.GaussianBlur(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC), (0, 0), 25)
+        img = patches + 5 * noise[..., None]
     elif kind == "dark":
         img = np.full((h, w, 3), float(rng.uniform(15, 40)), np.float32) + 4 * noise[..., None]
     elif kind == "white":
@@ -358,7 +361,7 @@ def photograph(
     """
     w, h = size
     table = table or _BACKGROUNDS[int(rng.integers(len(_BACKGROUNDS)))]
-    frame = background(table, size, rng).astype(np.float32)
+    frame: np.ndarray = background(table, size, rng).astype(np.float32)  # float64 after some steps
     light = rng.normal(0, 1, 2)
     light = light / max(float(np.linalg.norm(light)), 1e-6)  # where shadows fall
     placed: list[np.ndarray] = []
@@ -367,8 +370,8 @@ def photograph(
     for card in cards:
         quad = _place(card.shape[1] / card.shape[0], placed, rng, size, card_height, tilt, overlap)
         placed.append(quad)
-        src = np.float32([[0, 0], [card.shape[1], 0], [card.shape[1], card.shape[0]],
-                          [0, card.shape[0]]])
+        src = np.array([[0, 0], [card.shape[1], 0], [card.shape[1], card.shape[0]],
+                        [0, card.shape[0]]], np.float32)
         m = cv2.getPerspectiveTransform(src, quad)
         warps.append(m)
         warped = cv2.warpPerspective(card, m, size, flags=cv2.INTER_AREA)
@@ -393,9 +396,11 @@ def photograph(
     frame = _light(frame, rng, harsh)
     frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.3, 1.4)))
     frame += rng.normal(0, float(rng.uniform(1, 5)), frame.shape).astype(np.float32)
-    image = np.clip(frame, 0, 255).astype(np.uint8)
+    image: np.ndarray = np.clip(frame, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
-    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
+    if decoded is not None:  # always, short of OpenCV failing on its own JPEG
+        image = decoded
     covered = tuple(1 - float(v.sum()) / max(float(m.sum()), 1) for v, m in zip(visible, masks))
     # Back onto each card's own picture: where it is under something, or so close to its
     # edge that the blur mixes the two.
@@ -421,15 +426,16 @@ def _rounded(shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
     return mask
 
 
-def _shadow(frame: np.ndarray, mask: np.ndarray, offset: np.ndarray, depth: float) -> np.ndarray:
+def _shadow(frame: NDArray[np.floating[Any]], mask: np.ndarray, offset: np.ndarray, depth: float
+            ) -> NDArray[np.floating[Any]]:
     """``frame`` darkened where ``mask``, moved by ``offset`` and softened, casts a shadow."""
-    move = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
-    cast = cv2.warpAffine(mask, move, mask.shape[::-1]).astype(np.float32) / 255
-    cast = cv2.GaussianBlur(cast, (0, 0), 1 + float(np.linalg.norm(offset)))
+    move = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
+    hard = cv2.warpAffine(mask, move, mask.shape[::-1]).astype(np.float32) / 255
+    cast = cv2.GaussianBlur(hard, (0, 0), 1 + float(np.linalg.norm(offset)))
     return frame * (1 - depth * cast)[..., None]
 
 
-_SKIN = np.float32([[150, 178, 228], [118, 150, 205], [90, 120, 170], [55, 78, 115]])
+_SKIN = np.array([[150, 178, 228], [118, 150, 205], [90, 120, 170], [55, 78, 115]], np.float32)
 """Skin tones, light to dark (BGR)."""
 
 
@@ -452,7 +458,7 @@ def _finger(frame: np.ndarray, quad: np.ndarray, rng: np.random.Generator,
     # Lit from above: brightest along the finger's middle, darker towards its sides.
     roundness = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 5)
     roundness = np.sqrt(np.clip(roundness / max(width / 2, 1.0), 0, 1))
-    tone = _SKIN[int(rng.integers(len(_SKIN)))] * np.float32(rng.uniform(0.9, 1.1, 3))
+    tone = _SKIN[int(rng.integers(len(_SKIN)))] * np.array(rng.uniform(0.9, 1.1, 3), np.float32)
     skin = tone * (0.65 + 0.4 * roundness)[..., None]
     alpha = (cv2.GaussianBlur(mask, (0, 0), 1.0).astype(np.float32) / 255)[..., None]
     return frame * (1 - alpha) + skin * alpha, mask > 127
@@ -470,8 +476,10 @@ def _place(aspect: float, placed: list[np.ndarray], rng: np.random.Generator,
         margin = radius * 0.7
         cx = float(rng.uniform(margin, w - margin))
         cy = float(rng.uniform(margin, h - margin))
-        corners = np.float32([[-cw / 2, -ch / 2], [cw / 2, -ch / 2], [cw / 2, ch / 2], [-cw / 2, ch / 2]])
-        rot = np.float32([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+        corners = np.array([[-cw / 2, -ch / 2], [cw / 2, -ch / 2], [cw / 2, ch / 2], [-cw / 2, ch / 2]],
+                           np.float32)
+        rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]],
+                       np.float32)
         quad = corners @ rot.T + (cx, cy)
         quad += rng.uniform(-tilt, tilt, (4, 2)).astype(np.float32) * ch
         shared = [cv2.intersectConvexConvex(quad.astype(np.float32), q)[0] for q in placed]
@@ -491,7 +499,9 @@ def _place(aspect: float, placed: list[np.ndarray], rng: np.random.Generator,
 def _grow(quad: np.ndarray, pixels: float) -> np.ndarray:
     centre = quad.mean(axis=0)
     out = quad - centre
-    return (centre + out * (1 + pixels / np.linalg.norm(out, axis=1, keepdims=True))).astype(np.float32)
+    scale = 1 + pixels / np.linalg.norm(out, axis=1, keepdims=True)
+    grown: NDArray[np.float32] = (centre + out * scale).astype(np.float32)
+    return grown
 
 
 def _light(frame: np.ndarray, rng: np.random.Generator, harsh: bool) -> np.ndarray:
@@ -507,7 +517,8 @@ def _light(frame: np.ndarray, rng: np.random.Generator, harsh: bool) -> np.ndarr
     reach = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
     gain *= 1 - float(rng.uniform(0, 0.3)) * reach
     frame = frame * gain[..., None]
-    frame = frame * np.float32(rng.uniform(0.85, 1.15, 3)) * np.float32(rng.uniform(0.8, 1.2))
+    frame = (frame * np.array(rng.uniform(0.85, 1.15, 3), np.float32)
+             * np.float32(rng.uniform(0.8, 1.2)))
     if harsh:
         if rng.random() < 0.5:
             # A hard-edged shadow (an arm, the camera's own head) across part of the frame.

@@ -27,9 +27,11 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from companion.core.errors import CompanionError
 from vision.dice.find import View, find_blobs, find_dice
@@ -65,20 +67,23 @@ class _Shape:
     cut: np.ndarray  # 2×2: the cut-out's pixel steps in the image (see _cut)
 
 
-def _normalise(rows: np.ndarray) -> np.ndarray:
+def _normalise(rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
     rows = rows * _DISC.ravel()
     n = _DISC.sum()
     rows = rows - (rows.sum(1, keepdims=True) / n) * _DISC.ravel()
-    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+    norm = np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+    unit: NDArray[np.floating[Any]] = rows / norm
+    return unit
 
 
-def _cut_steps(cov: np.ndarray) -> np.ndarray:
+def _cut_steps(cov: NDArray[np.float64]) -> NDArray[np.float64]:
     """The image steps of one cut-out pixel for ink of covariance ``cov``: its square root
     (so the same symbol seen squashed on a tilted face, or from further away, gives the
     same cut-out, only turned), sized so that the cut-out spans ``_SPAN`` spreads."""
     vals, vecs = np.linalg.eigh(cov)
     root = vecs @ np.diag(np.sqrt(np.maximum(vals, 0.05 * vals.max()))) @ vecs.T
-    return (2 * _SPAN / _T) * np.sqrt(2) * root
+    steps: NDArray[np.float64] = (2 * _SPAN / _T) * np.sqrt(2) * root
+    return steps
 
 
 def _cut(ink: np.ndarray, centre: tuple[float, float], a: np.ndarray) -> np.ndarray:
@@ -106,8 +111,8 @@ def _shapes(view: View) -> list[_Shape]:
         found[dark] = (response, marks)
     # Each die's marks are the colour its face has least of: dark marks on a light die.
     # Judged well inside the die, away from the tray around it.
-    k = 2 * max(1, round(0.1 * side)) + 1
-    inner = cv2.erode(view.body, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    ksize = 2 * max(1, round(0.1 * side)) + 1
+    inner = cv2.erode(view.body, cv2.getStructuringElement(cv2.MORPH_RECT, (ksize, ksize)))
     # Each blob's grey levels at once, as histograms: their 5th, 50th and 95th percentiles.
     hist = np.bincount((inner.astype(np.int32) * 256 + gray).ravel(),
                        minlength=nb * 256).reshape(nb, 256)

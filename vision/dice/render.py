@@ -150,7 +150,7 @@ _CUBE_FACES = {
 
 def _contrast(body: tuple[int, int, int], tray: np.ndarray) -> float:
     """Colour distance (Lab) between a die body and a tray surface."""
-    a = cv2.cvtColor(np.uint8([[body]]), cv2.COLOR_BGR2LAB).astype(float)[0, 0]
+    a = cv2.cvtColor(np.array([[body]], np.uint8), cv2.COLOR_BGR2LAB).astype(float)[0, 0]
     b = cv2.cvtColor(tray, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(float).mean(0)
     return float(np.linalg.norm((a - b) * [1 / 2.55, 1, 1]))
 
@@ -181,7 +181,7 @@ def _paste(canvas: np.ndarray, tex: np.ndarray, quad: np.ndarray, shade: float,
         gx, gy, strength = glare
         yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
         colour += strength * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / 0.02)[..., None]
-    src = np.float32([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]])
+    src = np.array([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]], np.float32)
     dst = (quad - [x0, y0]).astype(np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     out = cv2.warpPerspective(np.clip(colour, 0, 255), m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
@@ -285,9 +285,9 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
         names = [top] + _side_faces(top, kind, rng) if top in PIP_FACES or kind == "runes" \
             else [top] + [faces[int(rng.integers(len(faces)))] for _ in range(4)]
         centre = np.array([x, y, side / 2])
-        for (label, (normal, corners)), name in zip(_CUBE_FACES.items(), names):
+        for (label, (normal, face_corners)), name in zip(_CUBE_FACES.items(), names):
             n = rot @ np.array(normal, float)
-            world = np.array(corners, float) * scale @ rot.T + [x, y, 0]
+            world = np.array(face_corners, float) * scale @ rot.T + [x, y, 0]
             if np.dot(n, cam.position - (centre + n * side / 2)) <= 0:
                 continue
             quad = cam.project(world)
@@ -304,10 +304,15 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
                 dice.append(RenderedDie(top, quad))
     if blur is None:  # lens blur in proportion to the die: small dice are not smeared away
         blur = float(rng.choice([0.0, 0.6, 1.0, 1.6])) * min(1.0, die_px / 50)
-    out = camera_effects(np.clip(image, 0, 255).astype(np.uint8), rng, blur=blur,
-                         noise=float(rng.uniform(1.5, 5)), vignette=float(rng.uniform(0.05, 0.3)),
-                         jpeg=int(rng.integers(70, 96)), exposure=float(rng.uniform(0.8, 1.15)),
-                         tint=tuple(float(t) for t in 1 + rng.uniform(-0.07, 0.07, 3)))
+    # Drawn in this order, as always: a seed names a picture.
+    noise = float(rng.uniform(1.5, 5))
+    vignette = float(rng.uniform(0.05, 0.3))
+    jpeg = int(rng.integers(70, 96))
+    exposure = float(rng.uniform(0.8, 1.15))
+    tint_b, tint_g, tint_r = (float(t) for t in 1 + rng.uniform(-0.07, 0.07, 3))
+    out = camera_effects(np.clip(image, 0, 255).astype(np.uint8), rng, blur=blur, noise=noise,
+                         vignette=vignette, jpeg=jpeg, exposure=exposure,
+                         tint=(tint_b, tint_g, tint_r))
     return Scene(out, dice, {"style": style.name,
                              "surface": surface, "tilt": round(tilt, 1), "die_px": round(die_px, 1),
                              "blur": round(blur, 2)})

@@ -220,7 +220,7 @@ class CameraScreen(AppScreen):
             screen = self.app.screen("table")
             self._used()
             counts = {k: v for k, v in command.items() if k in ("hammers", "snakes", "trees")}
-            screen.open_roll(counts or None, command.get("card", ""))  # type: ignore[attr-defined]
+            screen.open_roll(counts or None, command.get("card", ""))
             return True
         if not self.app.act(command):
             return False

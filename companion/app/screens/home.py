@@ -39,7 +39,7 @@ class HomeScreen(AppScreen):
         if not self.app.controller.available_games()[game]:
             self.app.say(t("home.not_available", game=t(f"game.{game}")))
             return
-        self.app.screen("setup").begin(game)  # type: ignore[attr-defined]
+        self.app.screen("setup").begin(game)
         self.app.go("setup")
 
     def resume(self, game_id: int | None) -> None:

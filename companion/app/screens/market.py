@@ -119,7 +119,7 @@ class MarketTableScreen(AppScreen):
         self.app.act(f"end_turn {self._seat()}")
 
     def _seat(self) -> int:
-        return next(p["seat"] for p in self.app.state["players"] if p["name"] == self.active)
+        return int(next(p["seat"] for p in self.app.state["players"] if p["name"] == self.active))
 
     def open_form(self, verb: str) -> None:
         ActionForm(screen=self, verb=verb).open()
@@ -168,9 +168,9 @@ class ActionForm(ModalView):
         if p.kind == "choice" or p.name in PLAYER_FIELDS or p.name in SHELTER_FIELDS:
             options = self._options(p, state)
             grid = Factory.FormGrid(cols=min(4, max(2, len(options))))
-            for value in options:
-                toggle = Factory.RToggle(text=str(value), group=f"{self.verb}:{p.name}",
-                                         value=value, tag=f"field:{p.name}:{value}")
+            for option in options:
+                toggle = Factory.RToggle(text=str(option), group=f"{self.verb}:{p.name}",
+                                         value=option, tag=f"field:{p.name}:{option}")
                 toggle.bind(state=lambda w, s, name=p.name: self._choose(name, w.value, s))
                 grid.add_widget(toggle)
             return grid

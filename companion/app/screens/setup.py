@@ -139,10 +139,10 @@ class SetupScreen(AppScreen):
         if "colours" in self.fields:
             doc["colours"] = [self.palette[p["team"] if teamed and p["team"] is not None
                                            else p["colour"]][1] for p in self.players]
-        for p in self.params:
-            value = self.options.get(p.name)
-            if value is not None and value != p.default and value != ():
-                doc[p.name] = list(value) if isinstance(value, tuple) else value
+        for param in self.params:
+            value = self.options.get(param.name)
+            if value is not None and value != param.default and value != ():
+                doc[param.name] = list(value) if isinstance(value, tuple) else value
         return doc
 
     def start(self) -> None:
