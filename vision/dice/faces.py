@@ -16,8 +16,9 @@ as wide as its own spread (so neither the die's distance nor an error in its est
 size matters), and compared with every taught example of every face in 24 turns, by
 normalised correlation: any rotation of the die reads the same. On each die the shape
 that matches best is its top face; the side faces show their symbols foreshortened, and
-match worse. The confidence grows with the best score and with its margin over the best
-other face; close calls are ``unknown``.
+match worse. Faces are ranked by their scores weighed by how little their examples must
+be squashed to match (a top face is seen nearly square on). The confidence grows with the
+best score and with its margin over the best other face; close calls are ``unknown``.
 """
 
 from __future__ import annotations
@@ -215,8 +216,9 @@ class TaughtFaces:
                     # A shape matching this row is the example seen through (cut @ back).
                     back.append(m[:, :2] @ inverse)
         self._templates = _normalise(np.array(rows, np.float32))
-        self._labels = np.array(labels)
         self._back = np.array(back)
+        # Each face's templates are one run of rows (taught face after face).
+        self._runs = np.searchsorted(labels, np.arange(len(self.names) + 1))
 
     @classmethod
     def load(cls, folder: str | Path, *, threshold: float = 0.5) -> TaughtFaces:
@@ -247,15 +249,20 @@ class TaughtFaces:
                                   "such as hammer/, snake/, tree/)")
         return cls(examples, threshold=threshold)
 
-    def _scores(self, shape: _Shape) -> tuple[np.ndarray, float]:
+    def _scores(self, shape: _Shape) -> tuple[np.ndarray, np.ndarray]:
         """The best correlation of a shape with each face (−1 where none was taught), and
-        how squashed the shape is next to the example it matches best (1: not at all; a
-        die's top face is barely squashed, its side faces are, much)."""
-        out = np.full(len(self.names), -1.0)
+        how squashed the shape is next to each face's example it matches best (1: not at
+        all; a die's top face is barely squashed, its side faces are, much)."""
         scores = self._templates @ shape.patch
-        np.maximum.at(out, self._labels, scores)
-        sv = np.linalg.svd(shape.cut @ self._back[int(np.argmax(scores))], compute_uv=False)
-        return out, float(sv[1] / max(sv[0], 1e-9))
+        best = [int(start + np.argmax(scores[start:end]))
+                for start, end in zip(self._runs[:-1], self._runs[1:])]
+        # The singular values' ratio of each 2×2 map, in closed form: their squares sum to
+        # its squared norm and multiply to its squared determinant.
+        maps = shape.cut @ self._back[best]
+        norm = (maps ** 2).sum((1, 2))
+        det = np.abs(maps[:, 0, 0] * maps[:, 1, 1] - maps[:, 0, 1] * maps[:, 1, 0])
+        root = np.sqrt(np.maximum(norm * norm - 4 * det * det, 0))
+        return scores[best], np.sqrt(np.maximum(norm - root, 0) / np.maximum(norm + root, 1e-18))
 
     def read_view(self, view: View, *, threshold: float | None = None) -> list[tuple[int, FaceRead]]:
         """Every top face on the dice of a view: (blob, face) pairs in view pixels.
@@ -265,34 +272,42 @@ class TaughtFaces:
         is the top face, and a shape squashed to half is a side face whatever is near it.
         """
         threshold = self.threshold if threshold is None else threshold
-        by_blob: dict[int, list[tuple[float, float, FaceRead]]] = {}
+        by_blob: dict[int, list[tuple[float, float, float, FaceRead]]] = {}
         for shape in _shapes(view):
-            scores, squash = self._scores(shape)
-            order = np.argsort(scores)[::-1]
-            best = float(scores[order[0]])
-            second = float(scores[order[1]]) if len(order) > 1 else 0.0
+            scores, squashes = self._scores(shape)
+            # A match is its example seen through a map. A top face is seen nearly square
+            # on, so its own example needs little squashing to match it, while another
+            # face's example can often be squashed into a fair match: faces are ranked, and
+            # told apart, by their scores weighed by how little squashing their matches
+            # need. (How squashed the shape itself is, a side face's much, is told by the
+            # example it matches best.)
+            weighed = scores * np.sqrt(squashes)
+            order = np.argsort(weighed)[::-1]
+            best, squash = float(scores[order[0]]), float(squashes[np.argmax(scores)])
+            margin = float(weighed[order[0]] - weighed[order[1]]) if len(order) > 1 else 1.0
             if best < 0.3 or squash < 0.5:
                 continue  # like no taught face at all, or a side face
-            confidence = float(np.clip((best - 0.3) / 0.3, 0, 1) * np.clip((best - second) / 0.1, 0, 1)
+            confidence = float(np.clip((best - 0.3) / 0.3, 0, 1) * np.clip(margin / 0.1, 0, 1)
                                * np.clip((squash - 0.5) / 0.15, 0, 1))
             name = self.names[order[0]] if confidence >= threshold else "unknown"
             read = FaceRead(name, confidence, shape.centre, 1, view.side)
-            by_blob.setdefault(shape.blob, []).append((squash, best, read))
+            by_blob.setdefault(shape.blob, []).append((squash, best, shape.mass, read))
         out: list[tuple[int, FaceRead]] = []
         for blob, reads in by_blob.items():
             # Of shapes close together, the least squashed is the top face; another shape
             # nearly a die away is the top face of a die behind it (seen at a slant) only
-            # if it reads surely and is as little squashed, else it is a side face.
-            kept: list[tuple[float, FaceRead]] = []
-            for squash, _, read in sorted(reads, key=lambda r: (r[0] < 0.65, -r[1])):
-                near = [(q, k) for q, k in kept if np.hypot(read.centre[0] - k.centre[0],
-                                                            read.centre[1] - k.centre[1])
+            # if it reads surely, is as little squashed and has not much less ink (a side
+            # face's symbol, foreshortened, has less), else it is a side face.
+            kept: list[tuple[float, float, FaceRead]] = []
+            for squash, _, mass, read in sorted(reads, key=lambda r: (r[0] < 0.65, -r[1])):
+                near = [(q, m, k) for q, m, k in kept if np.hypot(read.centre[0] - k.centre[0],
+                                                                  read.centre[1] - k.centre[1])
                         <= 0.8 * view.side]
                 if all(np.hypot(read.centre[0] - k.centre[0], read.centre[1] - k.centre[1])
                        > 0.45 * view.side and read.face != "unknown" and k.face != "unknown"
-                       and squash > q - 0.15 for q, k in near):
-                    kept.append((squash, read))
-            out.extend((blob, read) for _, read in kept)
+                       and squash > q - 0.15 and mass > 0.4 * m for q, m, k in near):
+                    kept.append((squash, mass, read))
+            out.extend((blob, read) for _, _, read in kept)
         return out
 
     def __call__(self, crop: np.ndarray, mask: np.ndarray, side: float) -> FaceRead:

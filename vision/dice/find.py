@@ -14,10 +14,11 @@ peaks of its distance transform.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.tray import Tray, foreground, grow
 
@@ -28,6 +29,10 @@ WORK_SIDE = 640
 MAX_DICE = 64
 MIN_DIE = 12  # work pixels: a blob smaller than this is no die that can be read
 
+# Frames, masks and label images (uint8 here), typed as OpenCV's functions give them back.
+Image = NDArray[np.integer[Any] | np.floating[Any]]
+Contour = NDArray[np.int32]  # OpenCV's outline of a blob: n×1×2 points
+
 
 @dataclass(frozen=True)
 class DieRegion:
@@ -36,7 +41,7 @@ class DieRegion:
 
     x: int
     y: int
-    mask: np.ndarray  # uint8 0/255, the die's pixels within the box
+    mask: Image  # 0/255, the die's pixels within the box
     side: float  # the expected side of a die in this frame, pixels (top face and a bit)
     count: int = 1
 
@@ -45,7 +50,7 @@ class DieRegion:
         return self.x, self.y, self.mask.shape[1], self.mask.shape[0]
 
 
-def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def shrink(image: Image, size: tuple[int, int]) -> Image:
     """``image`` scaled down to ``size``: averaged over whole blocks of pixels (OpenCV's fast
     case), then interpolated the rest of the way, which costs a quarter of averaging over
     fractional blocks and looks the same."""
@@ -64,8 +69,8 @@ class View:
     blobs (``body``: 0 tray, k for the blob in ``boxes[k - 1]``, which holds about
     ``counts[k - 1]`` dice)."""
 
-    image: np.ndarray
-    body: np.ndarray  # uint8
+    image: Image
+    body: Image
     boxes: list[tuple[int, int, int, int]]
     counts: list[int]
     side: float  # a die's side, view pixels
@@ -77,7 +82,7 @@ class Blobs:
     """The die-like blobs of a frame, found on a work copy of it: single dice, and touching
     dice as one blob that holds ``counts[k]`` dice by its area."""
 
-    labels: np.ndarray  # uint8, the work copy's size: 0 tray, k + 1 for blob k
+    labels: Image  # the work copy's size: 0 tray, k + 1 for blob k
     boxes: list[tuple[int, int, int, int]]  # work pixels
     counts: list[int]
     scale: float  # work pixels per frame pixel
@@ -86,7 +91,7 @@ class Blobs:
     def __len__(self) -> int:
         return len(self.boxes)
 
-    def view(self, frame: np.ndarray, side: float) -> View:
+    def view(self, frame: Image, side: float) -> View:
         """The frame scaled so that a die is about ``side`` pixels (never enlarged), with
         the blobs at that scale."""
         h, w = frame.shape[:2]
@@ -125,7 +130,7 @@ class _Shape(NamedTuple):
     inside: bool  # clear of the frame's edge
 
 
-def _shape(contour: np.ndarray, area: float, inscribed: float, inside: bool) -> _Shape:
+def _shape(contour: Contour, area: float, inscribed: float, inside: bool) -> _Shape:
     """A blob's shape from its outline, area and inscribed radius."""
     hull = cv2.contourArea(cv2.convexHull(contour))
     (_, _), (w, h), _ = cv2.minAreaRect(contour)
@@ -182,8 +187,8 @@ def _die_like(shape: _Shape, *, alone: bool = True) -> float:
                          * np.clip((1.6 - shape.squares) / 0.25, 0, 1))
 
 
-def _to_full(part: np.ndarray, x: int, y: int, scale: float, margin: float,
-             size: tuple[int, int]) -> tuple[int, int, np.ndarray]:
+def _to_full(part: Image, x: int, y: int, scale: float, margin: float,
+             size: tuple[int, int]) -> tuple[int, int, Image]:
     """A work-image mask at (x, y) as a full-frame box (with ``margin`` work pixels around)
     and its mask at full size."""
     w, h = size
@@ -196,16 +201,17 @@ def _to_full(part: np.ndarray, x: int, y: int, scale: float, margin: float,
         full[y - y0:y - y0 + part.shape[0], x - x0:x - x0 + part.shape[1]] = part
         return x0, y0, full
     # Full-size pixel (x0 + u, y0 + v) is work-image point (x0 + u) * scale, (y0 + v) * scale.
-    m = np.float32([[scale, 0, x0 * scale - x], [0, scale, y0 * scale - y]])
-    full = cv2.warpAffine(part, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP)
-    return x0, y0, cv2.threshold(full, 127, 255, cv2.THRESH_BINARY)[1]
+    m = np.array([[scale, 0, x0 * scale - x], [0, scale, y0 * scale - y]], np.float32)
+    warped = cv2.warpAffine(part, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP)
+    return x0, y0, cv2.threshold(warped, 127, 255, cv2.THRESH_BINARY)[1]
 
 
-def _label(mask: np.ndarray, diff: np.ndarray, level: float, min_area: float
-           ) -> tuple[list[np.ndarray], np.ndarray, dict[int, _Shape]]:
+def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
+           ) -> tuple[list[Contour], NDArray[np.int32], dict[int, _Shape]]:
     """The blobs of a mask: contours, a label image (holes filled: a die's pips are part
     of it; blob i labelled i + 1) and the shapes of those worth a look."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = cast(list[Contour], list(found))
     labels = np.zeros(mask.shape, np.int32)
     for i, c in enumerate(contours):
         cv2.drawContours(labels, [c], -1, i + 1, -1)
@@ -225,10 +231,10 @@ def _label(mask: np.ndarray, diff: np.ndarray, level: float, min_area: float
             _, inscribed, _, _ = cv2.minMaxLoc(dist[y:y + bh, x:x + bw],
                                                (labels[y:y + bh, x:x + bw] == i + 1).view(np.uint8))
             shapes[i] = _shape(c, areas[i], inscribed, inside)
-    return list(contours), labels, shapes
+    return contours, labels, shapes
 
 
-def find_blobs(frame: np.ndarray, tray: Tray | None = None, *, min_side: float = 8.0) -> Blobs:
+def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0) -> Blobs:
     """The die-like blobs of a frame (already in the tray's view), at most ``MAX_DICE``
     dice in all."""
     h, w = frame.shape[:2]
@@ -273,7 +279,7 @@ def find_blobs(frame: np.ndarray, tray: Tray | None = None, *, min_side: float =
     return Blobs(lut[labels], boxes, counts, scale, side / scale)
 
 
-def split_blob(mask: np.ndarray, k: int, side: float) -> list[np.ndarray]:
+def split_blob(mask: Image, k: int, side: float) -> list[Image]:
     """Split a blob of ``k`` touching dice into ``k`` masks (same shape as ``mask``): each
     die takes the pixels nearest to it, starting from the peaks of the distance transform
     (the middles of the dice) and refined by a few k-means steps."""
@@ -306,7 +312,7 @@ def split_blob(mask: np.ndarray, k: int, side: float) -> list[np.ndarray]:
     return parts
 
 
-def find_dice(frame: np.ndarray, tray: Tray | None = None, *,
+def find_dice(frame: Image, tray: Tray | None = None, *,
               min_side: float = 8.0) -> list[DieRegion]:
     """One region per die (touching dice split apart), at most ``MAX_DICE``."""
     blobs = find_blobs(frame, tray, min_side=min_side)

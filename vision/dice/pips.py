@@ -35,14 +35,19 @@ from functools import cached_property
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
-from vision.dice.find import View
+from vision.dice.find import Image, View
 from vision.dice.layout import GRID, pip_layout
 from vision.dice.marks import mark_mask, mark_response
 
 __all__ = ["READ_SIDE", "FaceRead", "Pips", "find_pips", "read_pip_faces"]
 
 READ_SIDE = 46.0  # dice are read scaled down to about this many pixels a side
+
+Floats = NDArray[np.float64]
+Ints = NDArray[np.intp]  # indices, labels
+Bools = NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -62,18 +67,18 @@ class Pips:
     centres, semi-axes ``a`` ≥ ``b``, second moments (the shape), peak contrast, and the
     blob of the body mask each lies in."""
 
-    xy: np.ndarray
-    a: np.ndarray
-    b: np.ndarray
-    cov: np.ndarray  # n×2×2
-    contrast: np.ndarray
-    fill: np.ndarray  # area over the area of its ellipse: 0.9 or so for a disc
-    outline: np.ndarray  # farthest pixel over the long semi-axis: 1 or so for a disc
-    blob: np.ndarray
-    inside: np.ndarray  # bool image: pixels of the pips (with their blurred rims)
-    response: np.ndarray  # the black-hat/top-hat image they were found in
+    xy: Floats
+    a: Floats
+    b: Floats
+    cov: Floats  # n×2×2
+    contrast: Floats
+    fill: Floats  # area over the area of its ellipse: 0.9 or so for a disc
+    outline: Floats  # farthest pixel over the long semi-axis: 1 or so for a disc
+    blob: Ints
+    inside: Bools  # bool image: pixels of the pips (with their blurred rims)
+    response: Image  # the black-hat/top-hat image they were found in
     dark: bool
-    roundness: np.ndarray = field(init=False)  # b over a: 1 for a disc seen square on
+    roundness: Floats = field(init=False)  # b over a: 1 for a disc seen square on
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "roundness", self.b / np.maximum(self.a, 1e-6))
@@ -82,31 +87,38 @@ class Pips:
         return len(self.a)
 
     @cached_property
-    def alike(self) -> np.ndarray:
+    def alike(self) -> Bools:
         """Which pips have one another's size and shape (n×n bool), worked out once: the
         faces of a cluster of dice are read by asking it again and again."""
         return _alike_pairs(self.cov[:, None], self.cov[None])
 
 
-def _mid(values: np.ndarray) -> float:
+def _unit(x: Floats) -> Floats:
+    """``x`` clipped to 0-1 (as np.clip, for a third of its cost on the small arrays read
+    here, hundreds of times a frame)."""
+    out: Floats = np.minimum(np.maximum(x, 0.0), 1.0)
+    return out
+
+
+def _mid(values: Floats) -> float:
     """The median of a few values (NumPy's costs more than the values are worth)."""
     ordered = sorted(np.ravel(values).tolist())
     return float(ordered[len(ordered) // 2])
 
 
-def _mids(values: np.ndarray) -> np.ndarray:
+def _mids(values: Floats) -> Floats:
     """The median of each row of a few values."""
     return np.sort(values, 1)[:, values.shape[1] // 2]
 
 
-def _eig2(m: np.ndarray) -> np.ndarray:
+def _eig2(m: Floats) -> Floats:
     """Eigenvalues (ascending) of symmetric 2×2 matrices (…×2×2), in closed form."""
     a, b, c = m[..., 0, 0], m[..., 0, 1], m[..., 1, 1]
     mean, half = (a + c) / 2, np.sqrt(((a - c) / 2) ** 2 + b * b)
     return np.stack([mean - half, mean + half], -1)
 
 
-def _inv_sqrt2(m: np.ndarray) -> np.ndarray:
+def _inv_sqrt2(m: Floats) -> Floats:
     """The inverse square roots of symmetric positive 2×2 matrices (…×2×2), in closed
     form: sqrt(M) = (M + sqrt(det) I) / sqrt(trace + 2 sqrt(det))."""
     det = np.maximum(m[..., 0, 0] * m[..., 1, 1] - m[..., 0, 1] ** 2, 1e-12)
@@ -114,13 +126,14 @@ def _inv_sqrt2(m: np.ndarray) -> np.ndarray:
     t = np.sqrt(m[..., 0, 0] + m[..., 1, 1] + 2 * root_det)
     r = (m + root_det[..., None, None] * np.eye(2)) / t[..., None, None]  # sqrt(M)
     r_det = (r[..., 0, 0] * r[..., 1, 1] - r[..., 0, 1] ** 2)[..., None, None]
-    inv = np.empty_like(r)
+    inv: Floats = np.empty_like(r)
     inv[..., 0, 0], inv[..., 1, 1] = r[..., 1, 1], r[..., 0, 0]
     inv[..., 0, 1] = inv[..., 1, 0] = -r[..., 0, 1]
-    return inv / r_det
+    out: Floats = inv / r_det
+    return out
 
 
-def _alike_pairs(cov_a: np.ndarray, cov_b: np.ndarray) -> np.ndarray:
+def _alike_pairs(cov_a: Floats, cov_b: Floats) -> Bools:
     """Whether ellipses (second moments, …×2×2) are alike in pairs: the same size and
     squash within about a quarter either way: the eigenvalues λ of B relative to A, the
     roots of det(B - λA) = 0, all between e^-0.45 and e^0.45."""
@@ -129,10 +142,11 @@ def _alike_pairs(cov_a: np.ndarray, cov_b: np.ndarray) -> np.ndarray:
     det_a = np.maximum(a11 * a22 - a12 * a12, 1e-12)
     half = (a11 * b22 + a22 * b11 - 2 * a12 * b12) / (2 * det_a)
     root = np.sqrt(np.maximum(half * half - (b11 * b22 - b12 * b12) / det_a, 0))
-    return (half - root > np.exp(-0.45)) & (half + root < np.exp(0.45))
+    alike: Bools = (half - root > np.exp(-0.45)) & (half + root < np.exp(0.45))
+    return alike
 
 
-def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, int, int]],
+def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
               side: float, *, dark: bool) -> Pips:
     """Pip-like blobs on the dice of ``body`` (a label image: 0 tray, k for the blob in
     ``boxes[k - 1]``), dark on light or light on dark, for dice about ``side`` pixels a side."""
@@ -189,17 +203,17 @@ def find_pips(gray: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, in
     on = blob_kept[old]
     inside[ys_all[on], xs_all[on]] = 1
     rim = max(1, int(round(0.04 * side)))
-    inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
+    grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
     px = np.clip(np.round(cx[ids]).astype(int), 0, gray.shape[1] - 1)
     py = np.clip(np.round(cy[ids]).astype(int), 0, gray.shape[0] - 1)
     cov = np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
     return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], cov, peak[ids], fill[ids],
                 outline[ids],
-                body[py, px].astype(int), inside > 0, response, dark)
+                body[py, px].astype(np.intp), grown > 0, response, dark)
 
 
-def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
-               use: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _same_face(pips: Pips, gray: Image, reach: float, rim: float,
+               use: Bools | None = None) -> tuple[Ints, Floats]:
     """Pairs (i, j) of pips on one face (of those in ``use``): in one blob, close, alike
     (one size, squashed the same way) and about as strong (a side face's are fainter and
     flatter), with no seam between them; and how deep a dip lies between the pips of each
@@ -263,7 +277,7 @@ def _same_face(pips: Pips, gray: np.ndarray, reach: float, rim: float,
     return np.stack([i[ok], j[ok]], 1), seams
 
 
-def _groups(n: int, pairs: np.ndarray) -> list[list[int]]:
+def _groups(n: int, pairs: Ints) -> list[list[int]]:
     """The connected groups of ``n`` items joined by ``pairs``."""
     parent = list(range(n))
 
@@ -283,7 +297,7 @@ def _groups(n: int, pairs: np.ndarray) -> list[list[int]]:
     return list(out.values())
 
 
-def _whiten(x: np.ndarray) -> np.ndarray:
+def _whiten(x: Floats) -> Floats:
     """Centred points mapped so that their spread is the same in every direction."""
     return x @ _inv_sqrt2(x.T @ x / max(len(x) - 1, 1) + 1e-9 * np.eye(2))
 
@@ -292,13 +306,14 @@ _CANON = {v: pip_layout(v) for v in range(1, 7)}
 _CANON_W = {v: _whiten(_CANON[v] - _CANON[v].mean(0)) for v in range(4, 7)}
 
 
-def _turn_places(w: np.ndarray) -> np.ndarray:
+def _turn_places(w: Floats) -> Ints:
     """The places of a whitened pattern that a fit must try to lay each point on: a
     pattern that a quarter or half turn maps onto itself (four, five, six) gives the same
     turns from places that the turn swaps, so one of them is enough."""
-    def turned(t: float) -> np.ndarray:
+    def turned(t: float) -> Floats:
         c, s = np.cos(t), np.sin(t)
-        return w @ np.array([[c, s], [-s, c]])
+        out: Floats = w @ np.array([[c, s], [-s, c]])
+        return out
 
     symmetric = [t for t in (np.pi / 2, np.pi, 1.5 * np.pi)
                  if np.abs(turned(t)[:, None] - w[None]).sum(2).min(1).max() < 1e-6]
@@ -320,10 +335,10 @@ _OCCUPIED = {v: np.isin(np.arange(9), [int(y + 1) * 3 + int(x + 1) for x, y in _
 @dataclass(frozen=True)
 class _Fit:
     quality: float  # 1 perfect, 0 not at all
-    affine: np.ndarray  # 2×3: face grid units (pips one apart) to image pixels
+    affine: Floats  # 2×3: face grid units (pips one apart) to image pixels
 
 
-def _step_ok(step: np.ndarray, radius: np.ndarray, side: float) -> np.ndarray:
+def _step_ok(step: Floats, radius: Floats, side: float) -> Floats:
     """Whether grid steps (pixels) suit pips of ``radius`` on dice of about ``side``.
 
     On dice the pips are 1.6 to 5.5 radii apart (a quarter of the face, pips a tenth to a
@@ -331,11 +346,11 @@ def _step_ok(step: np.ndarray, radius: np.ndarray, side: float) -> np.ndarray:
     face's grid is never larger than the die (whose size is only roughly known).
     """
     ratio = step / np.maximum(radius, 1e-6)
-    return np.clip(np.minimum(np.minimum((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5),
-                              (0.4 - step / side) / 0.05), 0, 1)
+    return _unit(np.minimum(np.minimum((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5),
+                              (0.4 - step / side) / 0.05))
 
 
-def _squash(cov: np.ndarray) -> np.ndarray:
+def _squash(cov: Floats) -> Floats:
     """Faces' foreshortening (…×2×2, determinant 1) from their pips' mean shapes
     (…×pips×2×2): a round pip seen at a slant is an ellipse, squashed as its face is."""
     inv = _inv_sqrt2(cov.mean(-3))
@@ -346,8 +361,8 @@ def _squash(cov: np.ndarray) -> np.ndarray:
     return root / np.sqrt(det)[..., None, None]
 
 
-def _fits(points: np.ndarray, side: float, radius: np.ndarray,
-          squash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fits(points: Floats, side: float, radius: Floats,
+          squash: Floats) -> tuple[Floats, Floats]:
     """How well sets of ``n`` points (m×n×2: pips of ``radius``, squashed by ``squash``)
     form the pattern of ``n``, and the grids they sit on (m×2×3: grid units, pips one
     apart, to pixels). All sets at once: most dice are read in one go."""
@@ -355,7 +370,11 @@ def _fits(points: np.ndarray, side: float, radius: np.ndarray,
     rows = np.arange(m)
     centre = points.mean(1)
     if n == 1:
-        g = np.minimum(0.26 * side, 2.2 * radius)
+        # A quarter of the face (a die as found shows some of its side faces too: its face
+        # is about side / 1.2, see _face_size), or of a face with pips of that size, which
+        # is less for the large pip of many dice's 1: the face around it is checked out to
+        # the grid's edge, and must not take in the die's edge.
+        g = np.minimum(0.26 * side / 1.2, 2.2 * radius)
         return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
         dist = np.linalg.norm(points[:, :, None] - points[:, None], axis=3)
@@ -392,24 +411,44 @@ def _fits(points: np.ndarray, side: float, radius: np.ndarray,
     dt = design.transpose(0, 2, 1)
     affine = np.linalg.solve(dt @ design + 1e-9 * np.eye(3), dt @ points).transpose(0, 2, 1)
     sv = np.sqrt(np.maximum(_eig2(affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]), 0))
-    shape_ok = np.clip((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15, 0, 1)
+    shape_ok = _unit((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15)
     # The step along the face's unforeshortened direction, as the pips' long axis.
     quality = np.exp(-np.minimum(err[rows, best], 50) / 0.05) * shape_ok * _step_ok(sv[:, 1], radius, side)
-    return np.where(distinct.any(1), quality, 0.0), affine
+    return np.where(np.any(distinct, 1), quality, 0.0), affine
 
 
-def _discs(pips: Pips, idx: np.ndarray) -> np.ndarray:
+def _discs(pips: Pips, idx: Ints) -> Floats:
     """How much sets of marks (m×n) look like pips, 0-1: discs (seen at a slant, ellipses),
-    not letters or symbols; a lone pip must be round too, as a tilted face's never gets
-    far from round before its side faces show larger."""
-    disc = (np.clip((_mids(pips.fill[idx]) - 0.65) / 0.15, 0, 1)
-            * np.clip((1.3 - _mids(pips.outline[idx])) / 0.12, 0, 1))
+    not letters or symbols. A lone pip has no other pip to be like, so its own shape must
+    be a top face's: round once the face's foreshortening towards the camera is undone
+    (:func:`_upright_roundness`), and not a slit."""
+    disc = (_unit((_mids(pips.fill[idx]) - 0.65) / 0.15)
+            * _unit((1.3 - _mids(pips.outline[idx])) / 0.12))
     if idx.shape[1] == 1:
-        disc = disc * np.clip((pips.roundness[idx[:, 0]] - 0.5) / 0.2, 0, 1)
+        k = idx[:, 0]
+        disc = disc * (_unit((_upright_roundness(pips.cov[k]) - 0.5) / 0.2)
+                       * _unit((pips.roundness[k] - 0.35) / 0.15))
     return disc
 
 
-def _seamless(seams: np.ndarray, idx: np.ndarray) -> np.ndarray:
+def _upright_roundness(cov: Floats) -> Floats:
+    """The roundness (short over long axis) of ellipses (second moments, …×2×2) once
+    stretched along the picture's height as far as makes them roundest, never squeezed.
+
+    A camera looks at the table from its near side, so a top face is foreshortened along
+    the picture's height, the more the lower the camera: its lone pip is an ellipse lying
+    along the picture's width, however flat. What no such stretch undoes is a tilt of the
+    ellipse (the correlation ρ of x and y: the roundest stretch leaves sqrt((1-|ρ|)/(1+|ρ|)))
+    or an ellipse standing upright (a left or right face's, squashed across).
+    """
+    xx, xy, yy = cov[..., 0, 0], cov[..., 0, 1], cov[..., 1, 1]
+    rho = np.abs(xy) / np.sqrt(np.maximum(xx * yy, 1e-12))
+    low, high = np.moveaxis(_eig2(cov), -1, 0)
+    out: Floats = np.where(xx >= yy, np.sqrt((1 - rho) / (1 + rho)), np.sqrt(np.maximum(low, 0) / high))
+    return out
+
+
+def _seamless(seams: Floats, idx: Ints) -> Floats:
     """How surely sets of pips (m×n) lie on one face as far as seams go, 0-1: each pip
     joined to some other of its set with no dip between them (the rounded edges of dice
     touching make one, however faint, where a face has none)."""
@@ -419,11 +458,11 @@ def _seamless(seams: np.ndarray, idx: np.ndarray) -> np.ndarray:
     depth[:, np.arange(idx.shape[1]), np.arange(idx.shape[1])] = np.nan
     link = np.where(np.isnan(depth), np.inf, depth).min(2)  # each pip's cleanest link
     worst = np.where(np.isinf(link), 0.0, link).max(1)
-    return np.clip((0.25 - worst) / 0.15, 0, 1)
+    return _unit((0.25 - worst) / 0.15)
 
 
-def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarray,
-                 idx: np.ndarray) -> np.ndarray:
+def _grid_checks(pips: Pips, affine: Floats, value: int, contrast: Floats,
+                 idx: Ints) -> Floats:
     """How well the nine places of each fitted grid (of the pips ``idx``) agree with the
     pattern of ``value`` (0-1): where the pattern has no pip the face is plain; a mark
     there is another face's."""
@@ -438,16 +477,17 @@ def _grid_checks(pips: Pips, affine: np.ndarray, value: int, contrast: np.ndarra
     # light one is glare on a dark die unless it is a pip like the face's own and about as
     # strong, or stronger than the pips (glare is fainter than white paint).
     if pips.dark:
-        return np.clip((0.5 - share.max(1)) / 0.25, 0, 1)
-    check = np.clip((1.0 - share) / 0.25, 0, 1)
+        return _unit((0.5 - share.max(1)) / 0.25)
+    check = _unit((1.0 - share) / 0.25)
     # Only a mark over half as strong as the pips can be one: only there are the pips
     # looked for (all pips against all places costs as much as the rest of the check).
     m, k = np.nonzero(share > 0.5)
     if m.size:
         d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)  # marks × pips
         pip_there = ((d <= 1.5 * pips.a) & pips.alike[idx[m]].any(1)).any(1)
-        check[m, k] = np.clip((np.where(pip_there, 0.75, 1.0) - share[m, k]) / 0.25, 0, 1)
-    return check.min(1)
+        check[m, k] = _unit((np.where(pip_there, 0.75, 1.0) - share[m, k]) / 0.25)
+    worst: Floats = check.min(1)
+    return worst
 
 
 # Where the face is sampled, in grid steps: a square over the pip grid and a little
@@ -457,8 +497,8 @@ _RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.7, 1.1, 1.6)
                    for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
 
 
-def _plains(gray: np.ndarray, pips: Pips, affine: np.ndarray, contrast: np.ndarray,
-            value: int) -> np.ndarray:
+def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats,
+            value: int) -> Floats:
     """How plain the face around each set of marks is (0-1): a die's face is one colour up
     to its edges, apart from its marks, and all in the picture. Clutter that passes for
     pips sits on a surface of two colours or at an edge."""
@@ -476,8 +516,8 @@ def _plains(gray: np.ndarray, pips: Pips, affine: np.ndarray, contrast: np.ndarr
     hi = values[rows, np.maximum(0, (0.9 * count).astype(int) - 1)]
     spread = np.where(count >= 12, hi - np.where(count >= 12, lo, 0), np.inf)
     # A face cut by the frame's edge may have more marks beyond it.
-    seen = np.clip((on.mean(1) - 0.8) / 0.15, 0, 1)
-    return np.clip((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15, 0, 1) * seen
+    seen = _unit((on.mean(1) - 0.8) / 0.15)
+    return _unit((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15) * seen
 
 
 @dataclass(frozen=True)
@@ -485,17 +525,17 @@ class _Face:
     read: FaceRead
     blob: int
     pips: list[int]  # its pips
-    grid: np.ndarray  # 2×3: its pip grid (pips one apart) to image pixels
+    grid: Floats  # 2×3: its pip grid (pips one apart) to image pixels
     flat: float  # its pips' roundness (short over long axis, of their mean shape)
 
 
-def _alike(pips: Pips, chosen: list[int], others: list[int]) -> np.ndarray:
+def _alike(pips: Pips, chosen: list[int], others: list[int]) -> Bools:
     """Which of ``others`` have the size and shape of each ``chosen`` pip: a bool matrix,
     chosen × others."""
     return pips.alike[np.ix_(chosen, others)]
 
 
-def _unexplained(pips: Pips, grid: np.ndarray, chosen: list[int], others: list[int]) -> int:
+def _unexplained(pips: Pips, grid: Floats, chosen: list[int], others: list[int]) -> int:
     """How many of ``others`` lie on the fitted face and look like its pips: they should
     have been part of it. (Pips unlike them, squashed another way, are a side face's.)"""
     if not others:
@@ -521,7 +561,7 @@ def _top_like(pips: Pips, group: list[int]) -> list[int]:
 _Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
 
 
-def _patterns(gray: np.ndarray, pips: Pips, seams: np.ndarray, sets: list[list[int]], side: float,
+def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]], side: float,
               seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> None:
     """How well each set of pips forms a face, into ``seen`` (the fit and its quality with
     the grid, the plain face around and the seams between its pips checked, or None:
@@ -598,7 +638,7 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
     return best
 
 
-def _read_groups(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list[list[int]],
+def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]],
                  side: float, seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
     """The best die face each group of pips makes (or None), all groups at once.
 
@@ -638,13 +678,14 @@ def _read_groups(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list[l
     _patterns(gray, pips, seams, [c for trial in split for _, cs in trial for c in cs], side, seen)
     for i, (t, trial) in enumerate(zip(tops, split)):
         other = _best_face(pips, trial, t, seen) if trial else None
-        if other is not None and (best[i] is None or other[0] > best[i][0]):
+        current = best[i]
+        if other is not None and (current is None or other[0] > current[0]):
             best[i] = other
     return [_face(pips, b[4], b[3].affine, b[1], len(g)) if b is not None and b[1] >= 0.1 else None
             for g, b in zip(groups, best)]
 
 
-def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: int) -> _Face:
+def _face(pips: Pips, chosen: list[int], grid: Floats, score: float, marks: int) -> _Face:
     """A face read from ``chosen`` pips on ``grid``."""
     centre = grid[:, 2]
     side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
@@ -654,7 +695,7 @@ def _face(pips: Pips, chosen: list[int], grid: np.ndarray, score: float, marks: 
                  float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))))
 
 
-def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
+def _read_clean(gray: Image, pips: Pips, groups: list[list[int]],
                 side: float) -> tuple[list[_Face], list[list[int]]]:
     """The groups that may be one face as they are (at most six pips, all round; alike, as
     pips are joined only to pips like them), read all at once: the faces read surely, and
@@ -682,10 +723,10 @@ def _read_clean(gray: np.ndarray, pips: Pips, groups: list[list[int]],
     return faces, rest
 
 
-def _side_face(a: _Face, b: _Face, count: int, side: float) -> _Face | None:
-    """Of two faces read close together in a blob of about ``count`` dice (about ``side``
-    pixels a side), the one that is a side face of the other's die, or None if they are
-    the top faces of two dice.
+def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
+    """Of two faces read close enough together to be one die's (within 1.3 ``size``, the
+    larger one's unforeshortened side) in a blob of about ``count`` dice, the one that is
+    a side face of the other's die, or None if they are the top faces of two dice.
 
     A camera looks at a table from its near side, the far side up in the picture: a die's
     top face shows above its front face, both squashed along the picture's height, one
@@ -697,17 +738,15 @@ def _side_face(a: _Face, b: _Face, count: int, side: float) -> _Face | None:
     ray and its normal, and a die's faces are square to one another, so the squares of a
     top face's roundness and a side face's add up to at most one.
     """
-    d = np.array(b.read.centre) - np.array(a.read.centre)
-    dist = float(np.hypot(*d))
-    if dist > 1.3 * max(a.read.side, b.read.side):
-        return None
+    dx, dy = b.read.centre[0] - a.read.centre[0], b.read.centre[1] - a.read.centre[1]
+    dist = math.hypot(dx, dy)
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
     squashed = rounder.flat - flatter.flat > 0.1
-    apart = dist / max(_face_size(a, side), _face_size(b, side))
+    apart = dist / size
     if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
         return None
-    if abs(float(d[1])) >= 0.6 * dist:
-        lower = b if d[1] > 0 else a
+    if abs(dy) >= 0.6 * dist:
+        lower = b if dy > 0 else a
         # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
         return lower if squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75 else None
     if rounder.flat - flatter.flat > 0.15:
@@ -723,42 +762,50 @@ def _face_size(face: _Face, side: float) -> float:
     a die's (``side``: a die found, with some of its side faces)."""
     if len(face.pips) == 1:
         return side / 1.2
-    return float(np.sqrt(_eig2(face.grid[:, :2] @ face.grid[:, :2].T)[1])) / 0.26
+    (a, b, _), (c, d, _) = face.grid.tolist()
+    # The larger eigenvalue of the grid's M Mᵀ, in closed form (a frame has many faces).
+    xx, xy, yy = a * a + b * b, a * c + b * d, c * c + d * d
+    return math.sqrt((xx + yy) / 2 + math.hypot((xx - yy) / 2, xy)) / 0.26
 
 
-def _drop_side_faces(faces: list[_Face], count: int, side: float) -> list[_Face]:
-    """The top faces among the faces read in a blob of about ``count`` dice."""
-    pairs = sorted(((_apart(a, b), i, j) for i, a in enumerate(faces)
-                    for j, b in enumerate(faces) if i < j), key=lambda p: p[0])
+def _drop_side_faces(faces: list[_Face], count: int, side: float, *,
+                     across: bool = False) -> list[_Face]:
+    """The top faces among the faces read in a blob of about ``count`` dice; ``across``:
+    among faces of different blobs (only pairs from two blobs are weighed). Only faces
+    close enough to be one die's are weighed (sizes worked out once: a frame holds many)."""
+    sizes = [_face_size(f, side) for f in faces]
+    pairs = sorted((_apart(a, b), i, j) for i, a in enumerate(faces) for j, b in enumerate(faces)
+                   if i < j and (a.blob != b.blob or not across)
+                   and math.dist(a.read.centre, b.read.centre) <= 1.3 * max(sizes[i], sizes[j]))
     dropped: set[int] = set()
     for _, i, j in pairs:
         if i in dropped or j in dropped:
             continue
-        face = _side_face(faces[i], faces[j], count, side)
+        face = _side_face(faces[i], faces[j], count, max(sizes[i], sizes[j]))
         if face is not None:
             dropped.add(i if face is faces[i] else j)
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
-def _kmeans(points: np.ndarray, k: int) -> np.ndarray:
+def _kmeans(points: Floats, k: int) -> Ints:
     """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps."""
     d = np.sqrt(((points[:, None] - points[None]) ** 2).sum(2))
     chosen = [int(np.argmax(d.sum(1)))]
     for _ in range(k - 1):
         chosen.append(int(np.argmax(d[chosen].min(0))))
-    labels = np.argmin(d[chosen], 0)
+    labels: Ints = np.argmin(d[chosen], 0)
     for _ in range(3):
         count = np.maximum(np.bincount(labels, minlength=k), 1)
-        centres = np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
-        centres /= count[:, None]
-        moved = np.argmin(((points[:, None] - centres[None]) ** 2).sum(2), 1)
+        centres = (np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
+                   / count[:, None])
+        moved: Ints = np.argmin(((points[:, None] - centres[None]) ** 2).sum(2), 1)
         if (moved == labels).all():
             break
         labels = moved
     return labels
 
 
-def _read_clusters(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list[list[int]],
+def _read_clusters(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]],
                    side: float) -> list[list[_Face]]:
     """The faces in groups of pips that are not plainly one face each: a group can hold the
     faces of dice touching with no seam to be seen between them (dark dice), and a side
@@ -780,7 +827,7 @@ def _read_clusters(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list
             rest = rests[i]
             inverse = np.linalg.inv(face.grid[:, :2])
             at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
-            on = (np.abs(at) <= 1.6).all(1) & (len(face.pips) > 1)
+            on: Bools = np.all(np.abs(at) <= 1.6, 1) & (len(face.pips) > 1)
             rests[i] = [k for k, o in zip(rest, on) if not o and k not in face.pips]
             # What is left holds another face only if some pip there is like this face's
             # (a side face's pips are squashed another way).
@@ -792,8 +839,7 @@ def _read_clusters(gray: np.ndarray, pips: Pips, seams: np.ndarray, groups: list
 
 def _apart(a: _Face, b: _Face) -> float:
     """How far apart two faces are, in face sides."""
-    d = np.hypot(a.read.centre[0] - b.read.centre[0], a.read.centre[1] - b.read.centre[1])
-    return float(d / max(a.read.side, b.read.side, 1e-6))
+    return math.dist(a.read.centre, b.read.centre) / max(a.read.side, b.read.side, 1e-6)
 
 
 def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, FaceRead]]:
@@ -820,12 +866,12 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
             roundest[pips.blob[g[0]]] = max(roundest[pips.blob[g[0]]], roundness)
         groups = [g for g, roundness in zip(groups, flat)
                   if roundness >= roundest[pips.blob[g[0]]] - 0.45]
-        read, rest = _read_clean(gray, pips, groups, side)
-        for face in read:
+        clean, rest = _read_clean(gray, pips, groups, side)
+        for face in clean:
             faces.setdefault(face.blob, []).append(face)
         for g, found in zip(rest, _read_clusters(gray, pips, seams, rest, side)):
             faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
-    out = []
+    tops: list[_Face] = []
     for blob, found in faces.items():
         # One face read twice (its pips, and the plain face between them as light marks):
         # the surer reading, then the one with more marks, is the face.
@@ -834,8 +880,13 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         for face in found:
             if all(_apart(face, k) > 0.4 for k in unique):
                 unique.append(face)
-        for face in _drop_side_faces(unique, view.counts[blob - 1], side):
-            read = face.read
-            name = read.face if read.confidence >= threshold else "unknown"
-            out.append((blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
+        tops.extend(_drop_side_faces(unique, view.counts[blob - 1], side))
+    # A die on a tray close to it in colour may be found in two parts, its top face in one
+    # blob and its front face in the next: faces of neighbouring blobs are weighed too, as
+    # a blob of more than one die would be (two blobs are no proof of one die).
+    out = []
+    for face in _drop_side_faces(tops, 2, side, across=True):
+        read = face.read
+        name = read.face if read.confidence >= threshold else "unknown"
+        out.append((face.blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
     return out
