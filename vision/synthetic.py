@@ -124,8 +124,7 @@ def background(kind: Surface, width: int, height: int, rng: np.random.Generator)
 
 
 def cast_shadows(image: NDArray[np.uint8 | np.float32], polygons: list[np.ndarray],
-                 rng: np.random.Generator, strength: float = 0.45, softness: float = 4.0
-                 ) -> Image:
+                 strength: float = 0.45, softness: float = 4.0) -> Image:
     """Darken the image under the given image-space polygons, with soft edges."""
     mask = np.zeros(image.shape[:2], np.float32)
     for poly in polygons:

@@ -272,7 +272,7 @@ def render_scene(seed: int, *, count: int | None = None, kind: Literal["pips", "
         flat = world - np.outer(world[:, 2] / light[2], light)
         hull = cv2.convexHull(cam.project(flat).astype(np.float32)).reshape(-1, 2)
         shadows.append(hull)
-    image = cast_shadows(image, shadows, rng, strength=rng.uniform(0.2, 0.5),
+    image = cast_shadows(image, shadows, strength=rng.uniform(0.2, 0.5),
                          softness=rng.uniform(1, 6)).astype(np.float32)
 
     dice: list[RenderedDie] = []
