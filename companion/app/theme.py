@@ -22,8 +22,6 @@ PX_PER_MM = 800 / 154.0
 """Its active area is about 154 × 86 mm."""
 MIN_TARGET_MM = 9.0
 """The smallest touch target a finger hits reliably."""
-TARGET = 48
-"""Every touch target's smallest side in design pixels (9 mm is 46.8 of them)."""
 
 FONT = "RuneSans"
 """DejaVu Sans (shipped with Kivy): it has the arrows, minus sign and dots the screens use."""

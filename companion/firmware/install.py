@@ -124,7 +124,7 @@ def mpremote_steps(port: str, secrets: Path, *, libs: bool = True, reset: bool =
     return steps
 
 
-def _run_mpremote(args: Sequence[str], port: str, wait: float) -> None:
+def _run_mpremote(args: Sequence[str], wait: float) -> None:
     """Run mpremote, waiting up to ``wait`` s for the port (a board re-enumerates after reset)."""
     deadline = time.monotonic() + wait
     while True:
@@ -147,7 +147,7 @@ def install(port: str, settings: Mapping[str, Any], *, libs: bool = True,
         secrets.write_text(json.dumps(settings, indent=1) + "\n")
         for step in mpremote_steps(port, secrets, libs=libs and settings.get("mode") == "mqtt",
                                    reset=reset):
-            _run_mpremote(step, port, wait)
+            _run_mpremote(step, wait)
 
 
 def _setting(text: str) -> tuple[str, Any]:
