@@ -37,9 +37,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from companion.config import ConfigError, load_config, read_section
+from companion.config import ConfigError, Range, load_config, read_section
 from companion.table import TableConfig
 
 from . import FIRMWARE_DIR, firmware_config
@@ -66,7 +66,7 @@ class TrackerSetup:
     table: str | None = None
     broker: str = "runes.local"
     """The broker's address as the boards reach it (the companion's host name on the LAN)."""
-    port: int = 1883
+    port: Annotated[int, Range(1, 65535)] = 1883
     user: str | None = None
     password: str | None = None
     wifi_ssid: str | None = None
