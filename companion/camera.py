@@ -36,6 +36,7 @@ import paho.mqtt.client as mqtt
 
 from companion.core.session import Change, Session
 from companion.mqtt.bridge import MqttBridge
+from companion.payloads import read_object
 from companion.readings import AutoConfirm
 from companion.table import Result, Table
 
@@ -186,14 +187,10 @@ class CameraLink:
             log.warning("a camera reading of %d bytes was dropped", len(message.payload))
             return None
         try:
-            document = json.loads(message.payload)
-        except ValueError:
-            document = None
-        if not isinstance(document, dict):
-            log.warning("a camera reading on %s that is not a JSON object was dropped",
-                        message.topic)
+            return read_object(message.payload)
+        except ValueError as e:
+            log.warning("a camera reading on %s that %s was dropped", message.topic, e)
             return None
-        return document
 
     def _play(self, kind: Literal["dice", "card"], reading: Mapping[str, Any],
               action: dict[str, Any] | None, what: str) -> None:

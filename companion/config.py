@@ -3,17 +3,20 @@
 One TOML file holds every subsystem's settings, one table per subsystem
 (``[broker]``, ``[panel]``, ``[camera]``...). The file knows nothing of the
 subsystems: each declares its own frozen dataclass of typed fields with
-defaults, and :func:`read_section` checks a table against it, so a typo or a
-wrong type is reported with the file, the table and the key before anything
-starts, never as a crash half-way through a game::
+defaults, and :func:`read_section` checks a table against it, so a typo, a
+wrong type or a number out of its :class:`Range` is reported with the table and
+the key before anything starts, never as a crash half-way through a game::
 
     @dataclass(frozen=True)
     class BrokerConfig:
         host: str = "localhost"
-        port: int = 1883
-        keepalive: Seconds = 30.0
+        port: Annotated[int, Range(1, 65535)] = 1883
+        keepalive: Annotated[Seconds, Range(0)] = 30.0
 
     broker = read_section(BrokerConfig, load_config().section("broker"), "broker")
+
+A check that needs more than one field, or more than a range, goes in the
+dataclass's ``__post_init__``, raising :class:`ConfigError` naming the key.
 
 Where the file is: ``$RUNES_CONFIG``, else ``$XDG_CONFIG_HOME/runes/companion.toml``
 (normally ``~/.config/runes/companion.toml``), else ``/etc/runes/companion.toml``.
@@ -35,8 +38,8 @@ from typing import Annotated, Any, TypeVar
 
 from companion.core.errors import CompanionError
 
-__all__ = ["Config", "ConfigError", "JournalConfig", "Seconds", "config_path", "journal_path",
-           "load_config", "read_section"]
+__all__ = ["Config", "ConfigError", "JournalConfig", "Range", "Seconds", "config_path",
+           "journal_path", "load_config", "read_section"]
 
 
 class ConfigError(CompanionError, ValueError):
@@ -48,6 +51,34 @@ class _Duration:
 
 
 Seconds = Annotated[float, _Duration()]
+
+
+@dataclass(frozen=True)
+class Range:
+    """Annotated marker: a number from ``minimum`` to ``maximum`` (either may be None: no
+    bound); with ``exclusive_minimum``, more than ``minimum`` rather than at least it::
+
+        port: Annotated[int, Range(1, 65535)] = 1883
+        retry: Annotated[Seconds, Range(0, exclusive_minimum=True)] = 2.0
+    """
+
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: bool = False
+
+    def check(self, value: float, where: str) -> None:
+        low, high = self.minimum, self.maximum
+        too_low = low is not None and (value <= low if self.exclusive_minimum else value < low)
+        if not too_low and (high is None or value <= high):
+            return
+        if low is not None and high is not None:
+            wanted = (f"more than {low:g} and at most {high:g}" if self.exclusive_minimum
+                      else f"from {low:g} to {high:g}")
+        elif low is not None:
+            wanted = f"more than {low:g}" if self.exclusive_minimum else f"at least {low:g}"
+        else:
+            wanted = f"at most {high:g}"
+        raise ConfigError(f"{where}: must be {wanted}, got {value!r}")
 
 _UNITS = {"ms": 0.001, "s": 1.0, "sec": 1.0, "min": 60.0, "h": 3600.0}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|min|h)?\s*$")
@@ -120,8 +151,13 @@ def _check(hint: Any, value: Any, where: str) -> Any:
     if typing.get_origin(hint) is Annotated:
         base, *meta = typing.get_args(hint)
         if any(isinstance(m, _Duration) for m in meta):
-            return _seconds(value, where)
-        hint = base
+            value = _seconds(value, where)
+        else:
+            value = _check(base, value, where)
+        for m in meta:
+            if isinstance(m, Range):
+                m.check(value, where)
+        return value
     origin = typing.get_origin(hint)
     if origin is typing.Literal:
         choices = typing.get_args(hint)

@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 from companion.camera import CameraLink
-from companion.config import Config, ConfigError, Seconds, read_section
+from companion.config import Config, ConfigError, Range, Seconds, read_section
 from companion.mqtt import MqttBridge, MqttConfig
 from companion.table import Table
 from companion.trackers import Trackers, TrackerStore
+from companion.trackers.base import BLINK_LIMIT
 from vision.settings import VisionConfig
 
 if TYPE_CHECKING:
@@ -41,21 +42,22 @@ class TrackersConfig:
 
     state_file: Path | None = None
     """Which tracker shows which seat; default ``trackers.json`` beside the journal."""
-    blink: Seconds = 3.0
+    blink: Annotated[Seconds, Range(0, BLINK_LIMIT, exclusive_minimum=True)] = 3.0
+    """How long a tracker flashes so the players can see which one it is (at most 30 s)."""
     firmware: bool = True
     """Take our firmware trackers that announce themselves on the broker."""
     wled: tuple[str, ...] = ()
     """WLED device topics (WLED's "Device Topic", e.g. ``wled/table1``)."""
     wled_segments: int = 1
     """Seats per WLED device: 1 for a device per seat, or one segment per seat."""
-    wled_leds: int = 12
+    wled_leds: Annotated[int, Range(1)] = 12
     """LEDs in each seat's segment."""
-    wled_dim: int = 96
+    wled_dim: Annotated[int, Range(0, 255)] = 96
     """Brightness (0-255) of the seats whose turn it is not."""
     serial: tuple[str, ...] = ()
     """Serial ports with a tracker (``/dev/serial/by-id/...`` names survive replugging)."""
-    baudrate: int = 115200
-    simulated: int = 0
+    baudrate: Annotated[int, Range(1)] = 115200
+    simulated: Annotated[int, Range(0)] = 0
     """Trackers without hardware, for the demo."""
 
 

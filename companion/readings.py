@@ -43,6 +43,11 @@ _RUNES = re.compile(r"^[RF]{3}$")
 _FACES = ("hammer", "snake", "tree")
 
 
+def _roll(counts: Mapping[str, int]) -> dict[str, int]:
+    """A dice reading's counts (``{"hammer": 2, ...}``) as a Runecast roll's arguments."""
+    return {f"{face}s": counts.get(face, 0) for face in _FACES}
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One way to enter a reading: the action, and how to name it on a button.
@@ -80,8 +85,7 @@ def _zun(state: Mapping[str, Any], card: str) -> list[Choice]:
 
 def _runecast(state: Mapping[str, Any], counts: Mapping[str, int],
               cards: Sequence[str]) -> list[Choice]:
-    faces = {"hammers": counts.get("hammer", 0), "snakes": counts.get("snake", 0),
-             "trees": counts.get("tree", 0)}
+    faces = _roll(counts)
     if counts and state.get("phase") == "loki":
         # Loki's roll needs the Loki's Chosen card too: the roll pad takes it from here.
         return [Choice("rc.loki_roll", {"action": "loki_roll", **faces})]
@@ -199,8 +203,7 @@ class AutoConfirm:
             return None
         if not counts or any(face not in _FACES for face in counts):
             return None  # an unknown die, or pips: a person must look
-        faces = {"hammers": counts.get("hammer", 0), "snakes": counts.get("snake", 0),
-                 "trees": counts.get("tree", 0)}
+        faces = _roll(counts)
         if state.get("phase") == "turn":
             return None if state.get("roll") is not None else {"action": "roll", **faces}
         if state.get("phase") != "loki":

@@ -21,12 +21,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from companion.config import Config, ConfigError, journal_path, load_config, read_section
+from companion.config import Config, journal_path, load_config, read_section
 from companion.core.errors import CompanionError, JournalError, NoSuchGame
 from companion.core.journal import Journal
 from companion.core.replay import game_of
 from companion.links import Links
-from companion.mqtt.topics import check_id
 from companion.systemd import Watchdog
 from companion.table import Table, TableConfig
 
@@ -78,10 +77,6 @@ class Service:
 
     def __init__(self, config: Config, *, new_game: str | None = None) -> None:
         settings = read_section(TableConfig, config.section("table"), "table")
-        try:
-            check_id(settings.id, "[table] id")
-        except ValueError as e:
-            raise ConfigError(str(e)) from None
         path = journal_path(config)
         self.journal = Journal(path)
         self.table = Table(self.journal, table_id=settings.id)

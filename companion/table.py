@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.config import ConfigError
 from companion.core.actions import Action
 from companion.core.errors import CompanionError, JournalChanged
 from companion.core.events import Event
@@ -41,6 +42,16 @@ class TableConfig:
 
     id: str = "table1"
     """The table's id in MQTT topics (``runes/<id>/...``): letters, digits, ``-`` and ``_``."""
+
+    def __post_init__(self) -> None:
+        # Checked here, at load, for every process that reads [table] (service, app,
+        # camera, installer), not when the first topic is made from it.
+        from companion.mqtt.topics import check_id  # not at the top: companion.mqtt imports us
+
+        try:
+            check_id(self.id, "[table] id")
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
 
 
 @dataclass(frozen=True, slots=True)

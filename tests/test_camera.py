@@ -9,13 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as mqtt
 import pytest
 
-from companion.camera import CameraReading
+from companion.camera import CameraLink, CameraReading
 from companion.config import ConfigError
 from companion.core.journal import Journal
 from companion.links import Links
-from companion.mqtt import MqttConfig
+from companion.mqtt import MqttBridge, MqttConfig
 from companion.table import Table
 from tests.support.broker import SecureBroker
 from tests.support.mqtt import Companion, Probe
@@ -150,5 +151,33 @@ def test_auto_confirm_needs_mqtt(tmp_path: Path) -> None:
         with pytest.raises(ConfigError, match="auto_confirm"):
             Links(Table(journal), mqtt=MqttConfig(enabled=False),
                   vision=VisionConfig(auto_confirm=True))
+    finally:
+        journal.close()
+
+
+@pytest.mark.parametrize("payload, why", [
+    (b"[" * 100_000, "is not JSON"),             # nested past Python's recursion limit
+    (b"\xff\xfe", "is not UTF-8 text"),
+    (b"not json", "is not JSON"),
+    (b"[1, 2]", "is not a JSON object"),
+])
+def test_a_broken_reading_is_dropped_with_a_warning(tmp_path: Path, payload: bytes, why: str,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        table = Table(journal)
+        link = CameraLink(MqttBridge(table, MqttConfig()), table)   # never connected
+        heard: list[CameraReading] = []
+        link.when_reading = heard.append
+        for topic in ("dice", "card"):
+            message = mqtt.MQTTMessage(topic=f"runes/table1/vision/{topic}".encode())
+            message.payload = payload
+            with caplog.at_level(logging.WARNING, logger="companion.camera"):
+                (link._on_dice if topic == "dice" else link._on_card)(message)
+        assert heard == []
+        said = [r.getMessage() for r in caplog.records]
+        assert len(said) == 2
+        for topic, line in zip(("dice", "card"), said):
+            assert line.startswith(f"a camera reading on runes/table1/vision/{topic} that {why}")
     finally:
         journal.close()

@@ -94,6 +94,12 @@ def test_a_bad_setting_is_named_and_nothing_starts(tmp_path, locked_broker):
     process = service(config)
     assert process.wait(20) == 2
     assert "[table] id must be 1 to 32 letters" in process.stdout.read()
+    config.write_text(f'[table]\nid = "t1"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
+                      f'[mqtt]\ntls = true\nca_certs = "{tmp_path / "missing-ca.pem"}"\n')
+    process = service(config)
+    assert process.wait(20) == 2
+    output = process.stdout.read()
+    assert "[mqtt] ca_certs: cannot use" in output and "Traceback" not in output
     config = write_config(tmp_path, locked_broker)
     process = service(config, "--new", "zun players=Ann")
     assert process.wait(20) == 2

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import tomlkit
 
-from companion.config import Config, ConfigError, config_path, read_section
+from companion.config import Config, ConfigError, Range, config_path, read_section
 
 __all__ = ["AppConfig", "load_app_config", "save_settings"]
 
@@ -28,16 +28,16 @@ class AppConfig:
     headless service uses them; ``simulated``: made-up devices (the demo, the tests)."""
     fullscreen: bool = False
     """True on the Pi's kiosk; a window of ``width`` × ``height`` elsewhere."""
-    width: int = 800
-    height: int = 480
+    width: Annotated[int, Range(1)] = 800
+    height: Annotated[int, Range(1)] = 480
     strings: Path | None = None
     """A TOML file of UI strings (a translation) loaded over the built-in English ones."""
     sentences: Path | None = None
     """A TOML file of event sentences (``kind = "template"``, a translation of what the
     engines say happened) loaded over the built-in English ones."""
-    trackers: int = 4
+    trackers: Annotated[int, Range(0)] = 4
     """How many LED trackers the simulated hardware offers."""
-    camera_fps: float = 15.0
+    camera_fps: Annotated[float, Range(0, exclusive_minimum=True)] = 15.0
     """Frames a second of the simulated camera."""
     onscreen_panel: Literal["auto", "show", "hide"] = "auto"
     """The on-screen button panel (a drawer of touchable buttons, for the demo). ``auto``:

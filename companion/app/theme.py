@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.colours import hex_rgb
+
 __all__ = ["BASE_SIZE", "FONT", "MIN_TARGET_MM", "PX_PER_MM", "hex_rgba", "tier_rgba"]
 
 BASE_SIZE = (800, 480)
@@ -22,8 +24,6 @@ PX_PER_MM = 800 / 154.0
 """Its active area is about 154 × 86 mm."""
 MIN_TARGET_MM = 9.0
 """The smallest touch target a finger hits reliably."""
-TARGET = 48
-"""Every touch target's smallest side in design pixels (9 mm is 46.8 of them)."""
 
 FONT = "RuneSans"
 """DejaVu Sans (shipped with Kivy): it has the arrows, minus sign and dots the screens use."""
@@ -55,13 +55,10 @@ def tier_rgba(tier: int) -> tuple[float, float, float, float]:
 
 def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
     """``#rrggbb`` as Kivy's 0-1 RGBA; anything else is a neutral grey."""
-    text = colour.strip().lstrip("#")
-    if len(text) != 6:
+    parsed = hex_rgb(colour)
+    if parsed is None:
         return (0.5, 0.5, 0.5, alpha)
-    try:
-        r, g, b = (int(text[i:i + 2], 16) / 255 for i in (0, 2, 4))
-    except ValueError:
-        return (0.5, 0.5, 0.5, alpha)
+    r, g, b = (c / 255 for c in parsed)
     return (r, g, b, alpha)
 
 

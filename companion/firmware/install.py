@@ -37,9 +37,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from companion.config import ConfigError, load_config, read_section
+from companion.config import ConfigError, Range, load_config, read_section
 from companion.table import TableConfig
 
 from . import FIRMWARE_DIR, firmware_config
@@ -66,7 +66,7 @@ class TrackerSetup:
     table: str | None = None
     broker: str = "runes.local"
     """The broker's address as the boards reach it (the companion's host name on the LAN)."""
-    port: int = 1883
+    port: Annotated[int, Range(1, 65535)] = 1883
     user: str | None = None
     password: str | None = None
     wifi_ssid: str | None = None
@@ -124,7 +124,7 @@ def mpremote_steps(port: str, secrets: Path, *, libs: bool = True, reset: bool =
     return steps
 
 
-def _run_mpremote(args: Sequence[str], port: str, wait: float) -> None:
+def _run_mpremote(args: Sequence[str], wait: float) -> None:
     """Run mpremote, waiting up to ``wait`` s for the port (a board re-enumerates after reset)."""
     deadline = time.monotonic() + wait
     while True:
@@ -147,7 +147,7 @@ def install(port: str, settings: Mapping[str, Any], *, libs: bool = True,
         secrets.write_text(json.dumps(settings, indent=1) + "\n")
         for step in mpremote_steps(port, secrets, libs=libs and settings.get("mode") == "mqtt",
                                    reset=reset):
-            _run_mpremote(step, port, wait)
+            _run_mpremote(step, wait)
 
 
 def _setting(text: str) -> tuple[str, Any]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.config import ConfigError, Seconds
+from companion.config import ConfigError, Range, Seconds
 
 __all__ = ["MqttConfig", "make_client", "tcp_no_delay"]
 
@@ -30,7 +30,7 @@ class MqttConfig:
 
     enabled: bool = True
     host: str = "localhost"
-    port: int = 1883
+    port: Annotated[int, Range(1, 65535)] = 1883
     username: str = ""
     password: str = ""
     password_file: Path | None = None
@@ -38,12 +38,13 @@ class MqttConfig:
     tls: bool = False
     ca_certs: Path | None = None
     """The CA certificate that signed the broker's (``runes-broker init`` makes both)."""
-    keepalive: Seconds = 30.0
-    reconnect: Seconds = 5.0
+    keepalive: Annotated[Seconds, Range(0, 65535)] = 30.0
+    """Seconds between pings when nothing else is said (0: never; MQTT allows 65535 at most)."""
+    reconnect: Annotated[Seconds, Range(0)] = 5.0
     """Longest wait between two attempts to reach a broker that is down."""
     client_id: str = ""
     """Default: ``runes-companion-<table>``."""
-    command_limit: int = 16384
+    command_limit: Annotated[int, Range(1)] = 16384
     """Commands longer than this many bytes are refused before parsing."""
     homeassistant: bool = True
     discovery_prefix: str = "homeassistant"
@@ -70,7 +71,12 @@ def make_client(config: MqttConfig, *, client_id: str, will: str | None = None) 
     if config.username:
         client.username_pw_set(config.username, config.secret())
     if config.tls:
-        client.tls_set(ca_certs=str(config.ca_certs) if config.ca_certs else None)
+        try:
+            client.tls_set(ca_certs=str(config.ca_certs) if config.ca_certs else None)
+        except OSError as e:  # missing, unreadable, or not a certificate (ssl.SSLError)
+            where = "[mqtt] ca_certs" if config.ca_certs else "[mqtt] tls"
+            raise ConfigError(f"{where}: cannot use {config.ca_certs or 'the system CAs'}: "
+                              f"{e.strerror or e}") from e
     if will is not None:
         client.will_set(will, "offline", qos=1, retain=True)
     client.reconnect_delay_set(min_delay=1, max_delay=max(1, round(config.reconnect)))

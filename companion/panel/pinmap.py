@@ -128,10 +128,6 @@ class Device:
         return FUNCTIONS[self.function].kind
 
     @property
-    def is_input(self) -> bool:
-        return self.kind in ("button", "encoder")
-
-    @property
     def name(self) -> str:
         """How messages and the docs call it: ``seat 3 +1``, ``Next``."""
         title = FUNCTIONS[self.function].title

@@ -33,6 +33,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from companion.colours import hex_rgb
 from companion.mqtt.bridge import MqttBridge
 from companion.payloads import dumps
 
@@ -56,13 +57,8 @@ WHITE = [255, 255, 255]
 
 def rgb(colour: str) -> list[int]:
     """``#rrggbb`` → ``[r, g, b]``; anything else is white, never an error on the table."""
-    try:
-        value = int(colour.lstrip("#"), 16)
-        if len(colour) != 7:
-            raise ValueError(colour)
-    except (AttributeError, ValueError):
-        return list(WHITE)
-    return [(value >> 16) & 255, (value >> 8) & 255, value & 255]
+    parsed = hex_rgb(colour)
+    return list(parsed) if parsed is not None else list(WHITE)
 
 
 def segment_state(segment: int, seat: Seat | None, *, leds: int, dim: int,

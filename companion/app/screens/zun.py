@@ -24,8 +24,6 @@ from ..strings import t
 
 __all__ = ["LocationSheet", "PlayerSheet", "ZunTableScreen"]
 
-PHASES = ("start", "action", "recovery", "end")
-
 
 class ZunTableScreen(AppScreen):
     round_text = StringProperty("")
