@@ -48,10 +48,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Annotated
 
-from companion.config import Config, ConfigError, Seconds, journal_path, load_config, read_section
+from companion.config import Config, Range, Seconds, journal_path, load_config, read_section
 from companion.mqtt.client import MqttConfig
-from companion.mqtt.topics import check_id
 from companion.table import TableConfig
 
 __all__ = ["CameraConfig", "CardsConfig", "VisionConfig", "broker_settings", "cards_settings",
@@ -61,10 +61,10 @@ __all__ = ["CameraConfig", "CardsConfig", "VisionConfig", "broker_settings", "ca
 @dataclass(frozen=True)
 class CameraConfig:
     source: str = "usb"
-    width: int = 1280
-    height: int = 720
-    fps: float = 10.0
-    retry: Seconds = 2.0
+    width: Annotated[int, Range(1)] = 1280
+    height: Annotated[int, Range(1)] = 720
+    fps: Annotated[float, Range(0, exclusive_minimum=True)] = 10.0
+    retry: Annotated[Seconds, Range(0, exclusive_minimum=True)] = 2.0
 
 
 @dataclass(frozen=True)
@@ -77,17 +77,17 @@ class VisionConfig:
     """Read by the companion: a settled reading is played at once, without a tap."""
     faces: str = "pips"
     tray: str = ""
-    threshold: float = 0.5
-    settle_frames: int = 3
-    motion: float = 0.004
+    threshold: Annotated[float, Range(0, 1)] = 0.5
+    settle_frames: Annotated[int, Range(1)] = 3
+    motion: Annotated[float, Range(0)] = 0.004
     photo: bool = True
     """Send the plain photo with each reading (``photo_jpeg``): the touchscreen draws on it."""
     overlay: bool = True
-    overlay_width: int = 960
+    overlay_width: Annotated[int, Range(1)] = 960
     """The width, at most, of both pictures sent with a reading."""
-    overlay_quality: int = 80
-    preview_width: int = 480
-    preview_fps: float = 2.0
+    overlay_quality: Annotated[int, Range(1, 100)] = 80
+    preview_width: Annotated[int, Range(1)] = 480
+    preview_fps: Annotated[float, Range(0, exclusive_minimum=True)] = 2.0
     """The preview asked for on ``vision/cmd``: small and slow, for aiming the camera."""
 
 
@@ -96,7 +96,7 @@ class CardsConfig:
     """The ``[cards]`` table: which deck the camera names cards against."""
 
     deck: str = ""
-    max_cards: int = 8
+    max_cards: Annotated[int, Range(1)] = 8
 
 
 def load_settings(path: str | Path | None = None) -> tuple[CameraConfig, VisionConfig]:
@@ -118,10 +118,6 @@ def broker_settings(config: Config) -> tuple[str, MqttConfig]:
     its key (``[vision] password_file``) rather than when the broker is first tried.
     """
     table = read_section(TableConfig, config.section("table"), "table").id
-    try:
-        check_id(table, "[table] id")
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
     shared = read_section(MqttConfig, config.section("mqtt"), "mqtt")
     vision = read_section(VisionConfig, config.section("vision"), "vision")
     own = replace(shared, password="", password_file=vision.password_file)

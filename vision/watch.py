@@ -250,6 +250,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
                            settings.threshold)
         deck = _deck(args.deck or cards.deck)
         table, mqtt = broker_settings(config) if args.publish else ("", None)
+        # Built here: its TLS files are read now, so a wrong one is named, not a traceback.
+        publisher = None if mqtt is None else VisionPublisher(table, mqtt)
         source = open_source(args.source or camera.source, width=camera.width,
                              height=camera.height, retry=camera.retry, fps=args.fps,
                              loop=args.loop)
@@ -257,9 +259,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         print(f"runes-vision watch: {e}", file=sys.stderr)
         return 2
     reader = TrayReader(dice, deck, max_cards=cards.max_cards)
-    publisher = requests = None
-    if mqtt is not None:
-        publisher = VisionPublisher(table, mqtt)
+    requests = None
+    if publisher is not None:
         requests = Requests(publisher, dice, tray_file, settings)
         publisher.on_command = requests.received
         publisher.start()

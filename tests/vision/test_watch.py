@@ -234,3 +234,17 @@ def test_watch_tells_systemd_it_is_ready_and_alive_even_without_a_camera(
             process.kill()
             process.wait()
         notify.close()
+
+
+@pytest.mark.parametrize(("setting", "named"), [
+    ('[mqtt]\ntls = true\nca_certs = "{tmp}/no-such-ca.crt"\n', "[mqtt] ca_certs"),
+    ("[vision]\nsettle_frames = 0\n", "[vision] settle_frames"),
+    ("[camera]\nfps = -1\n", "[camera] fps"),
+    ('[table]\nid = "a/b"\n', "[table] id"),
+])
+def test_a_wrong_setting_is_named_not_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, named: str) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text(setting.format(tmp=tmp_path))
+    assert main(["watch", "--publish", "--source", str(tmp_path), "--config", str(config)]) == 2
+    assert named in capsys.readouterr().err
