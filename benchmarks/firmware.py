@@ -72,7 +72,10 @@ def measure(samples: int, workdir: Path) -> list[float]:
         broker.stop()
 
 
-def main(samples: int = 100) -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=100)
+    samples = parser.parse_args(argv).samples
     with tempfile.TemporaryDirectory(prefix="bench-firmware-") as tmp:
         latencies = measure(samples, Path(tmp))
     median, p99 = statistics.median(latencies), percentile(latencies, 99)
@@ -82,6 +85,4 @@ def main(samples: int = 100) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=int, default=100)
-    main(parser.parse_args().samples)
+    main()
