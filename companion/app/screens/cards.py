@@ -12,7 +12,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-__all__ = ["HpCard", "layout_cards"]
+__all__ = ["HpCard", "layout_cards", "seat_cards"]
 
 
 class HpCard(BoxLayout):
@@ -51,6 +51,19 @@ class HpCard(BoxLayout):
         self.pending = 0
         self.screen.preview(self)
 
+
+def seat_cards(screen: Any, players: list[dict[str, Any]], tier_size: int) -> list[HpCard]:
+    """``screen.cards``, one a player in seat order with their seat, name, colour, HP and
+    tiers shown; laid out again only when the players change, so a pending −/+ survives
+    every other refresh."""
+    if [card.name for card in screen.cards] != [p["name"] for p in players]:
+        screen.cards = layout_cards(screen.ids.cards, len(players), screen)
+    for card, p in zip(screen.cards, players):
+        card.seat, card.name, card.colour = p["seat"], p["name"], p["colour"]
+        card.hp, card.max_hp, card.tier_size = p["hp"], p["max_hp"], tier_size
+        card.tiers = -(-p["max_hp"] // tier_size)
+    cards: list[HpCard] = screen.cards
+    return cards
 
 
 def layout_cards(grid: Any, n: int, screen: Any) -> list[HpCard]:

@@ -17,7 +17,7 @@ from kivy.uix.modalview import ModalView
 
 from ..app import AppScreen
 from ..strings import t
-from .cards import HpCard, layout_cards
+from .cards import HpCard, seat_cards
 
 __all__ = ["HeroSheet", "RollSheet", "RunecastTableScreen", "loki_steps"]
 
@@ -65,14 +65,9 @@ class RunecastTableScreen(AppScreen):
             return
         self.title = t("game.runecast")
         heroes = state["players"]
-        if [c.name for c in self.cards] != [h["name"] for h in heroes]:
-            self.cards = layout_cards(self.ids.cards, len(heroes), self)
         over = state["over"]
-        for card, h in zip(self.cards, heroes):
-            card.seat, card.name = h["seat"], h["name"]
-            card.hp, card.max_hp, card.tier_size = h["hp"], h["max_hp"], 4
-            card.tiers = -(-h["max_hp"] // 4)
-            card.colour, card.subtitle = h["colour"], h["character"]
+        for card, h in zip(seat_cards(self, heroes, 4), heroes):
+            card.subtitle = h["character"]
             card.defeated, card.active = not h["alive"], h["active"]
             marks = [t("rc.dice", n=h["dice_pool"])]
             if h["thrall"]:

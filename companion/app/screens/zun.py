@@ -18,7 +18,7 @@ from kivy.properties import (
 from kivy.uix.modalview import ModalView
 
 from ..app import AppScreen
-from .cards import HpCard, layout_cards
+from .cards import HpCard, seat_cards
 from ..widgets import make
 from ..strings import t
 
@@ -49,14 +49,7 @@ class ZunTableScreen(AppScreen):
             return
         self.title = t("game.zun")
         players = state["players"]
-        if [c.name for c in self.cards] != [p["name"] for p in players]:
-            self._build_cards(len(players))
-        size = state["tier_size"]
-        for card, p in zip(self.cards, players):
-            card.seat, card.name = p["seat"], p["name"]
-            card.hp, card.max_hp, card.tier_size = p["hp"], p["max_hp"], size
-            card.tiers = -(-p["max_hp"] // size)
-            card.colour = p["colour"]
+        for card, p in zip(seat_cards(self, players, state["tier_size"]), players):
             card.subtitle = t("table.team", team=p["team"]) if p["team"] else ""
             card.defeated, card.active = p["defeated"], p["active"] and not state["over"]
             winner = state["over"] and state["winner"] in (p["name"], p["team"])
@@ -76,9 +69,6 @@ class ZunTableScreen(AppScreen):
         self.reminders = "\n".join(state["reminders"])
         self.ids.undo.disabled = not self.app.controller.can_undo
         self.ids.redo.disabled = not self.app.controller.can_redo
-
-    def _build_cards(self, n: int) -> None:
-        self.cards = layout_cards(self.ids.cards, n, self)
 
     def _draw_location(self, state: dict[str, Any]) -> None:
         locs = state["locations"]
