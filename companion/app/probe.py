@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.uix.scrollview import ScrollView
 
 from . import layout
 from .adapters import SimulatedStatus, SimulatedVision, demo_card, demo_dice
@@ -151,7 +152,7 @@ class Probe:
         for widget in reversed(list(layout.visible_widgets())):
             if getattr(widget, "tag", None) == tag:
                 return {"ok": True, **self._screen_rect(widget), "text": getattr(widget, "text", ""),
-                        "disabled": widget.disabled}
+                        "disabled": widget.disabled, "in_scroll": _in_scroll(widget)}
         return {"ok": False, "error": f"no visible widget tagged {tag!r} on {self.app.sm.current}"}
 
     def _op_tags(self, _: dict[str, Any]) -> dict[str, Any]:
@@ -181,3 +182,14 @@ class Probe:
         x, y, w, h = layout.window_rect(widget)
         left, top = Window.left, Window.top
         return {"x": left + x + w / 2, "y": top + Window.height - (y + h / 2), "w": w, "h": h}
+
+
+def _in_scroll(widget: Any) -> bool:
+    """Inside a ScrollView, a tap reaches the widget late: the release comes 0.2 s after the
+    finger lifts (the view first waits to see whether the touch is a scroll)."""
+    parent = widget.parent
+    while parent is not None and parent is not Window:
+        if isinstance(parent, ScrollView):
+            return True
+        parent = parent.parent
+    return False
