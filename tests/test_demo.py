@@ -96,7 +96,7 @@ def test_the_demo_comes_up_shows_lit_leds_and_stops_with_one_ctrl_c(tmp_path: Pa
             # The app owns the table; four firmware trackers report; the camera reads.
             probe.latest("runes/demo/status", timeout=90, where=lambda s: s == "online")
             for n in range(1, 5):
-                probe.latest(f"runes/demo/tracker/demo-{n}/status", timeout=60,
+                probe.latest(f"runes/demo/tracker/{n}/status", timeout=60,
                              where=lambda s: isinstance(s, dict) and s.get("online", True))
             reading = probe.wait_for(lambda m: m.topic in ("runes/demo/vision/dice",
                                                            "runes/demo/vision/card"), timeout=90)

@@ -124,7 +124,9 @@ class Demo:
     def __init__(self, state: Path, cache: Path, *, trackers: int = 4) -> None:
         self.state = state
         self.cache = cache
-        self.trackers = [f"{TABLE}-{n}" for n in range(1, trackers + 1)]
+        # Ids as short as a seat number: the status corner shows them as T1, T2... beside
+        # the screen's title, which has little room at 800×480.
+        self.trackers = [str(n) for n in range(1, trackers + 1)]
         self.settings = state / "companion.toml"
         self.journal = state / "journal.sqlite"
         self.logs = state / "logs"
@@ -158,7 +160,7 @@ class Demo:
         finally:
             journal.close()
         store = TrackerStore(self.state / "trackers.json")
-        if not store.load():
+        if set(store.load()) != set(self.trackers):  # new, or left by an older demo
             store.save({t: {"kind": "firmware", "seat": n} for n, t in enumerate(self.trackers, 1)})
         return samples
 

@@ -7,7 +7,7 @@ socket, each frame filed under the tracker id it carries, and the rings redrawn 
 ``FPS`` times a second from the latest frames (a pulsing LED sends 50 frames a second;
 the screen need not draw each).
 
-    python -m companion.demo.leds --trackers demo-1,demo-2 --ready /tmp/port
+    python -m companion.demo.leds --trackers 1,2 --ready /tmp/port
 
 It binds a free UDP port and writes its number to the ``--ready`` file once the window
 is up: the demo then starts the trackers with that port.
