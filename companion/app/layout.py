@@ -56,6 +56,18 @@ def _clip(widget: Widget) -> tuple[float, float, float, float] | None:
     return None if right <= left or top <= bottom else (left, bottom, right, top)
 
 
+def seen_rect(widget: Widget) -> tuple[float, float, float, float]:
+    """The part of ``widget`` that can be seen (x, y, width, height in window pixels): a row
+    half scrolled out of its list shows only its other half, and only that half takes taps."""
+    x, y, w, h = window_rect(widget)
+    clip = _clip(widget)
+    if clip is None:
+        return x, y, 0.0, 0.0
+    left, bottom = max(x, clip[0]), max(y, clip[1])
+    right, top = min(x + w, clip[2]), min(y + h, clip[3])
+    return left, bottom, max(0.0, right - left), max(0.0, top - bottom)
+
+
 def _shown(widget: Widget) -> bool:
     node: Widget | None = widget
     while node is not None and node is not Window:

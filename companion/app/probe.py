@@ -147,6 +147,13 @@ class Probe:
                     self.app.hardware.trackers, "blinked", []),
                 "modal": any(type(w).__name__.endswith("Sheet") for w in Window.children)}
 
+    def _op_released(self, _: dict[str, Any]) -> dict[str, Any]:
+        """Whether every tap has reached its widget: none waits in a ScrollView's delayed
+        release (:func:`_in_scroll`)."""
+        waiting = any(getattr(getattr(event.get_callback(), "func", None), "__name__", "")
+                      == "_do_touch_up" for event in Clock.get_events())
+        return {"ok": True, "released": not waiting}
+
     def _op_find(self, request: dict[str, Any]) -> dict[str, Any]:
         tag = request["tag"]
         for widget in reversed(list(layout.visible_widgets())):
@@ -179,9 +186,12 @@ class Probe:
 
     @staticmethod
     def _screen_rect(widget: Any) -> dict[str, float]:
-        x, y, w, h = layout.window_rect(widget)
+        """The widget's size, and the middle of the part of it that can be seen, in screen
+        pixels (origin top left): where a tap lands on it."""
+        x, y, w, h = layout.seen_rect(widget)
         left, top = Window.left, Window.top
-        return {"x": left + x + w / 2, "y": top + Window.height - (y + h / 2), "w": w, "h": h}
+        return {"x": left + x + w / 2, "y": top + Window.height - (y + h / 2),
+                "w": widget.width, "h": widget.height}
 
 
 def _in_scroll(widget: Any) -> bool:

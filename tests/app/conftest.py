@@ -30,9 +30,6 @@ from companion.core.journal import Journal
 from companion.core.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
-SCROLL_RELEASE = 0.3
-"""Seconds to let a tap inside a scrolled list arrive: Kivy's ScrollView releases the button
-0.2 s after the mouse button comes up (see ``in_scroll`` of the probe's ``find``)."""
 
 
 class AppDriver:
@@ -107,9 +104,10 @@ class AppDriver:
         self.xdotool("mousemove", str(round(where["x"])), str(round(where["y"])))
         self.sync()  # the app sees the pointer arrive before the button goes down
         self.xdotool("click", "--repeat", str(times), "--delay", str(delay_ms), "1")
-        if where["in_scroll"]:
-            time.sleep(SCROLL_RELEASE)
         self.sync()
+        if where["in_scroll"]:  # the release comes later: wait for it, however slow the frames
+            until(lambda: self.ask("released")["released"], timeout=10)
+            self.sync()
 
     def press(self, *keys: str) -> None:
         """Press and release keys (X key names: ``a``, ``space``, ``Return``) on the real keyboard.
