@@ -43,16 +43,22 @@ def window_rect(widget: Widget) -> tuple[float, float, float, float]:
     return x, y, widget.width, widget.height
 
 
-def _clip(widget: Widget) -> tuple[float, float, float, float] | None:
-    """The part of the window a widget can be seen in (its ScrollView ancestors' viewports)."""
-    left, bottom, right, top = 0.0, 0.0, float(Window.width), float(Window.height)
+def scroll_views(widget: Widget) -> Iterator[ScrollView]:
+    """The ScrollViews ``widget`` lies in, innermost first."""
     parent = widget.parent
     while parent is not None and parent is not Window:
         if isinstance(parent, ScrollView):
-            x, y, w, h = window_rect(parent)
-            left, bottom = max(left, x), max(bottom, y)
-            right, top = min(right, x + w), min(top, y + h)
+            yield parent
         parent = parent.parent
+
+
+def _clip(widget: Widget) -> tuple[float, float, float, float] | None:
+    """The part of the window a widget can be seen in (its ScrollView ancestors' viewports)."""
+    left, bottom, right, top = 0.0, 0.0, float(Window.width), float(Window.height)
+    for view in scroll_views(widget):
+        x, y, w, h = window_rect(view)
+        left, bottom = max(left, x), max(bottom, y)
+        right, top = min(right, x + w), min(top, y + h)
     return None if right <= left or top <= bottom else (left, bottom, right, top)
 
 
