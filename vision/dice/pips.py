@@ -73,7 +73,7 @@ class Pips:
     cov: Floats  # n×2×2
     contrast: Floats
     fill: Floats  # area over the area of its ellipse: 0.9 or so for a disc
-    outline: Floats  # farthest pixel over the long semi-axis: 1 or so for a disc
+    outline: Floats  # farthest pixel, in its ellipse's own units: 1 or so for a disc
     blob: Ints
     inside: Bools  # bool image: pixels of the pips (with their blurred rims)
     response: Image  # the black-hat/top-hat image they were found in
@@ -187,11 +187,13 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     a = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 1e-6))
     b = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 1e-6))
     fill = area / (np.pi * a * b)
-    # How far its farthest pixel is, over its long semi-axis: 1 for a disc (or an ellipse),
-    # 1.2 for a square, more for a letter.
+    # How far its farthest pixel is, measured in its ellipse (whose edge is 1): 1 for a
+    # disc or an ellipse however flat, 1.22 for a square or a rectangle however flat (its
+    # corners: a sticker's dark chip, a key), more for a letter.
+    det = np.maximum(mu20 * mu02 - mu11 * mu11, 1e-12)
     far = np.zeros(n)
-    np.maximum.at(far, lab, np.hypot(dx, dy) + 0.5)
-    outline = far / np.maximum(a, 1e-6)
+    np.maximum.at(far, lab, (dx * dx * mu02[lab] - 2 * dx * dy * mu11[lab] + dy * dy * mu20[lab]) / det[lab])
+    outline = np.sqrt(far) / 2
     keep = ((area >= max(3.0, 0.004 * side * side)) & (area <= 0.1 * side * side)
             & (fill >= 0.55) & (a <= 0.25 * side))
     keep[0] = False
@@ -423,11 +425,13 @@ def _discs(pips: Pips, idx: Ints) -> Floats:
     be a top face's: round once the face's foreshortening towards the camera is undone
     (:func:`_upright_roundness`), and not a slit."""
     disc = (_unit((_mids(pips.fill[idx]) - 0.65) / 0.15)
-            * _unit((1.3 - _mids(pips.outline[idx])) / 0.12))
+            * _unit((1.2 - _mids(pips.outline[idx])) / 0.12))
     if idx.shape[1] == 1:
         k = idx[:, 0]
+        # (Its outline an ellipse's: a 1's large pip is a clean disc, where a flat dark
+        # rectangle seen along the picture's width would pass for one seen at a slant.)
         disc = disc * (_unit((_upright_roundness(pips.cov[k]) - 0.5) / 0.2)
-                       * _unit((pips.roundness[k] - 0.35) / 0.15))
+                       * _unit((pips.roundness[k] - 0.35) / 0.15) * _unit((1.1 - pips.outline[k]) / 0.04))
     return disc
 
 
