@@ -306,6 +306,8 @@ def _whiten(x: Floats) -> Floats:
 
 _CANON = {v: pip_layout(v) for v in range(1, 7)}
 _CANON_W = {v: _whiten(_CANON[v] - _CANON[v].mean(0)) for v in range(4, 7)}
+_NORMAL_INV = {v: np.linalg.inv(np.c_[_CANON[v], np.ones(v)].T @ np.c_[_CANON[v], np.ones(v)])
+               for v in range(4, 7)}
 
 
 def _turn_places(w: Floats) -> Ints:
@@ -391,7 +393,9 @@ def _fits(points: Floats, side: float, radius: Floats,
         # The other diagonal: the same length, square to this one on the face, as the
         # face is squashed.
         u = (pj - pi) / 2
-        w = np.linalg.solve(squash, u[:, :, None])[:, :, 0]
+        # (The squash's determinant is 1: its inverse is its adjugate.)
+        w = np.stack([squash[:, 1, 1] * u[:, 0] - squash[:, 0, 1] * u[:, 1],
+                      squash[:, 0, 0] * u[:, 1] - squash[:, 1, 0] * u[:, 0]], 1)
         v = (squash @ np.stack([-w[:, 1], w[:, 0]], 1)[:, :, None])[:, :, 0]
         return quality, np.stack([(u + v) / 2, (u - v) / 2, centre], 2)
     # Four to six pips: whitened (an affine map makes any parallelogram a square), the
@@ -409,9 +413,11 @@ def _fits(points: Floats, side: float, radius: Floats,
     err = np.take_along_axis(cost, perm[..., None], 3)[..., 0].mean(2)
     err[~distinct] = np.inf
     best = np.argmin(err, 1)
+    # The least-squares affine map from the pattern's places to the points. Its normal
+    # matrix sums over the pattern's places, in whatever order they are matched: one
+    # inverse per pattern serves every set.
     design = np.concatenate([canon[perm[rows, best]], np.ones((m, n, 1))], 2)
-    dt = design.transpose(0, 2, 1)
-    affine = np.linalg.solve(dt @ design + 1e-9 * np.eye(3), dt @ points).transpose(0, 2, 1)
+    affine = (_NORMAL_INV[n] @ (design.transpose(0, 2, 1) @ points)).transpose(0, 2, 1)
     sv = np.sqrt(np.maximum(_eig2(affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]), 0))
     shape_ok = _unit((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15)
     # The step along the face's unforeshortened direction, as the pips' long axis.
@@ -465,16 +471,17 @@ def _seamless(seams: Floats, idx: Ints) -> Floats:
     return _unit((0.25 - worst) / 0.15)
 
 
-def _grid_checks(pips: Pips, affine: Floats, value: int, contrast: Floats,
+def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
                  idx: Ints) -> Floats:
-    """How well the nine places of each fitted grid (of the pips ``idx``) agree with the
-    pattern of ``value`` (0-1): where the pattern has no pip the face is plain; a mark
-    there is another face's."""
+    """How well the nine places of each fitted grid (of the pips ``idx``, a set's first
+    repeated to fill a row) agree with the pattern whose pips take the places ``occupied``
+    (m×9, 0-1): where the pattern has no pip the face is plain; a mark there is another
+    face's."""
     places = affine[:, None, :, :2] @ GRID[None, :, :, None]
     places = places[..., 0] + affine[:, None, :, 2]
     h, w = pips.response.shape
     px, py = np.round(places[..., 0]).astype(int), np.round(places[..., 1]).astype(int)
-    on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~_OCCUPIED[value]
+    on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~occupied
     px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
     share = np.where(on, pips.response[py, px], 0) / np.maximum(contrast, 1.0)[:, None]
     # A dark mark half as strong as the pips is a pip under glare, or another face's. A
@@ -501,13 +508,13 @@ _RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.7, 1.1, 1.6)
                    for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
 
 
-def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats,
-            value: int) -> Floats:
+def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats, *,
+            lone: bool) -> Floats:
     """How plain the face around each set of marks is (0-1): a die's face is one colour up
     to its edges, apart from its marks, and all in the picture. Clutter that passes for
-    pips sits on a surface of two colours or at an edge."""
+    pips sits on a surface of two colours or at an edge. (``lone``: faces of one pip.)"""
     h, w = gray.shape
-    lattice = _RINGS if value == 1 else _LATTICE
+    lattice = _RINGS if lone else _LATTICE
     pts = (affine[:, None, :, :2] @ lattice[None, :, :, None])[..., 0] + affine[:, None, :, 2]
     px, py = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     on = (px >= 0) & (px < w) & (py >= 0) & (py < h)
@@ -522,6 +529,28 @@ def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats,
     # A face cut by the frame's edge may have more marks beyond it.
     seen = _unit((on.mean(1) - 0.8) / 0.15)
     return _unit((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15) * seen
+
+
+def _checks(gray: Image, pips: Pips, batches: list[tuple[Ints, Floats, Floats]], *,
+            floor: float) -> tuple[Floats, Floats]:
+    """Fitted sets of pips of every size checked at once (a frame has many small batches):
+    each batch's pips (m×n), fit qualities and grids. Gives the scores with the grid
+    checked (:func:`_grid_checks`) and how plain each face is (:func:`_plains`, only where
+    that score reaches ``floor``; 0 elsewhere)."""
+    # (A set's row filled up with its first pip: repeated, it changes no check.)
+    idx = np.concatenate([np.concatenate([i, np.repeat(i[:, :1], 6 - i.shape[1], 1)], 1)
+                          for i, _, _ in batches])
+    occupied = np.concatenate([np.broadcast_to(_OCCUPIED[i.shape[1]], (len(i), 9)) for i, _, _ in batches])
+    contrast = np.concatenate([_mids(pips.contrast[i]) for i, _, _ in batches])
+    affine = np.concatenate([a for _, _, a in batches])
+    lone = np.concatenate([np.full(len(i), i.shape[1] == 1) for i, _, _ in batches])
+    score = np.concatenate([q for _, q, _ in batches]) * _grid_checks(pips, affine, occupied, contrast, idx)
+    plain = np.zeros(len(score))
+    for kind in (True, False):
+        rows = np.nonzero((lone == kind) & (score >= floor))[0]
+        if rows.size:
+            plain[rows] = _plains(gray, pips, affine[rows], contrast[rows], lone=kind)
+    return score, plain
 
 
 @dataclass(frozen=True)
@@ -576,6 +605,7 @@ def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]], sid
         if frozenset(chosen) not in seen:
             todo.setdefault(len(chosen), []).append(chosen)
             seen[frozenset(chosen)] = None
+    batches: list[tuple[list[list[int]], Ints, Floats, Floats]] = []
     for n, same in todo.items():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
@@ -583,17 +613,19 @@ def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]], sid
         # A face less sure than 0.1 is none (_read_groups): the checks, each only lowering
         # the score, stop at a set that cannot reach it.
         fitted = np.nonzero(quality >= 0.1)[0]
-        contrast = _mids(pips.contrast[idx[fitted]])
-        score = quality[fitted] * _grid_checks(pips, affine[fitted], n, contrast, idx[fitted])
-        keep = score >= 0.1
-        fitted, score, contrast = fitted[keep], score[keep], contrast[keep]
-        if not fitted.size:
-            continue
+        if fitted.size:
+            batches.append(([same[k] for k in fitted.tolist()], idx[fitted], quality[fitted], affine[fitted]))
+    if not batches:
+        return
+    score, plain = _checks(gray, pips, [(idx, q, a) for _, idx, q, a in batches], floor=0.1)
+    affine = np.concatenate([a for *_, a in batches])
+    quality = np.concatenate([q for _, _, q, _ in batches])
+    chosen_sets = [c for sets, *_ in batches for c in sets]
+    for chosen, q, grid, sure, p in zip(chosen_sets, quality.tolist(), affine, score.tolist(),
+                                        plain.tolist()):
         # The face around the marks must be plain (else nothing like a die's face: clutter).
-        plain = _plains(gray, pips, affine[fitted], contrast, n)
-        for k, sure, p in zip(fitted.tolist(), score, plain):
-            if p >= 0.3:
-                seen[frozenset(same[k])] = (_Fit(float(quality[k]), affine[k]), float(sure * p))
+        if p >= 0.3:
+            seen[frozenset(chosen)] = (_Fit(q, grid), sure * p)
 
 
 def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
@@ -711,19 +743,23 @@ def _read_clean(gray: Image, pips: Pips, groups: list[list[int]],
             by_size.setdefault(len(g), []).append(g)
         else:
             rest.append(g)
-    faces = []
-    for n, same in by_size.items():
+    batches = []
+    for same in by_size.values():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
-        quality = quality * _discs(pips, idx)
-        contrast = _mids(pips.contrast[idx])
-        plain = _plains(gray, pips, affine, contrast, n)
-        score = quality * _grid_checks(pips, affine, n, contrast, idx) * plain
-        for g, sure, grid, p in zip(same, score, affine, plain):
-            if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
-                faces.append(_face(pips, g, grid, float(sure), n))
-            elif n > 1:
-                rest.append(g)  # (a lone pip read doubtfully has nothing more to try)
+        batches.append((idx, quality * _discs(pips, idx), affine))
+    if not batches:
+        return [], rest
+    score, plain = _checks(gray, pips, batches, floor=0.0)
+    faces = []
+    groups = [g for same in by_size.values() for g in same]
+    grids = np.concatenate([a for _, _, a in batches])
+    for g, sure, grid, p in zip(groups, (score * plain).tolist(), grids, plain.tolist()):
+        n = len(g)
+        if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
+            faces.append(_face(pips, g, grid, sure, n))
+        elif n > 1:
+            rest.append(g)  # (a lone pip read doubtfully has nothing more to try)
     return faces, rest
 
 
