@@ -135,14 +135,16 @@ def _inv_sqrt2(m: Floats) -> Floats:
 
 def _alike_pairs(cov_a: Floats, cov_b: Floats) -> Bools:
     """Whether ellipses (second moments, …×2×2) are alike in pairs: the same size and
-    squash within about a quarter either way: the eigenvalues λ of B relative to A, the
-    roots of det(B - λA) = 0, all between e^-0.45 and e^0.45."""
+    squash within about a third either way (in radius): the eigenvalues λ of B relative to
+    A, the roots of det(B - λA) = 0, all between e^-0.55 and e^0.55. (Pips are a few
+    pixels across where dice are read, so their shapes are measured roughly: a pip near
+    the face's edge, a little blurred or shaded, measures flatter than its neighbour.)"""
     a11, a12, a22 = cov_a[..., 0, 0], cov_a[..., 0, 1], cov_a[..., 1, 1]
     b11, b12, b22 = cov_b[..., 0, 0], cov_b[..., 0, 1], cov_b[..., 1, 1]
     det_a = np.maximum(a11 * a22 - a12 * a12, 1e-12)
     half = (a11 * b22 + a22 * b11 - 2 * a12 * b12) / (2 * det_a)
     root = np.sqrt(np.maximum(half * half - (b11 * b22 - b12 * b12) / det_a, 0))
-    alike: Bools = (half - root > np.exp(-0.45)) & (half + root < np.exp(0.45))
+    alike: Bools = (half - root > np.exp(-0.55)) & (half + root < np.exp(0.55))
     return alike
 
 
