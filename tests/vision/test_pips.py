@@ -1,5 +1,5 @@
-"""The geometry a lone pip is judged by: a top face seen from the tray's near side, and a
-pip's own outline."""
+"""The geometry pips are judged by: a top face seen from the tray's near side, a pip's own
+outline, and pips run together."""
 
 from __future__ import annotations
 
@@ -44,3 +44,16 @@ def test_a_pips_outline_tells_a_disc_from_a_rectangle() -> None:
     assert sorted(outline) == [1, 2, 3, 4]
     assert outline[1] < 1.05 and outline[2] < 1.05
     assert outline[3] > 1.1 and outline[4] > 1.1
+
+
+def test_two_pips_run_together_are_cut_apart_and_a_long_pip_is_not() -> None:
+    """Blur (or glare between them) joins a 6's close pips into one long mark: its response
+    dips between them. A pip seen edge on is long too, but strongest along its middle."""
+    gray = np.full((60, 160), 60, np.uint8)
+    cv2.circle(gray, (36, 30), 5, 230, -1)
+    cv2.circle(gray, (47, 30), 5, 230, -1)  # two pips, joined once blurred
+    cv2.ellipse(gray, (110, 30), (10, 4), 0, 0, 360, 230, -1)  # one pip seen at a slant
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.5)
+    pips = find_pips(gray, np.ones(gray.shape, np.uint8), [(0, 0, 160, 60)], 46.0, dark=False)
+    xs = sorted(np.round(pips.xy[:, 0]).astype(int).tolist())
+    assert len(xs) == 3 and abs(xs[0] - 36) <= 1 and abs(xs[1] - 47) <= 1 and abs(xs[2] - 110) <= 1

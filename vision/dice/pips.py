@@ -148,6 +148,99 @@ def _alike_pairs(cov_a: Floats, cov_b: Floats) -> Bools:
     return alike
 
 
+_Moments = tuple[Floats, Floats, Floats, Floats, Floats, Floats]  # area, cx, cy, mu20, mu02, mu11
+
+
+def _moments(xs: Floats, ys: Floats, lab: Ints, n: int) -> _Moments:
+    """Each of ``n`` labelled blobs' area, centre and second moments (``lab``: each
+    pixel's label; label 0 is the background; a label with no pixels has area 1)."""
+    area = np.maximum(np.bincount(lab, minlength=n), 1).astype(float)
+    cx = np.bincount(lab, xs, n) / area
+    cy = np.bincount(lab, ys, n) / area
+    dx, dy = xs - cx[lab], ys - cy[lab]
+    mu20 = np.bincount(lab, dx * dx, n) / area + 1 / 12  # (+ a pixel's own spread)
+    mu02 = np.bincount(lab, dy * dy, n) / area + 1 / 12
+    mu11 = np.bincount(lab, dx * dy, n) / area
+    return area, cx, cy, mu20, mu02, mu11
+
+
+_ALONG = np.array([-0.5, -0.25, 0.0, 0.25, 0.5])  # where a long mark is sampled, in long axes
+
+
+def _cut_at_dip(response: Image, area: Floats, cx: Floats, cy: Floats, mu20: Floats,
+                mu02: Floats, mu11: Floats, xs: Floats, ys: Floats, lab: Ints
+                ) -> tuple[Ints, Ints] | None:
+    """Long marks (twice as long as wide, or more, and solid: two discs fill most of their
+    ellipse, a word's letters do not) whose response dips between their ends, below 0.85
+    of the fainter end, and whose ends are about as strong (two pips of one face), cut in
+    two there: new labels for the pixels, and each label's parent (itself, or for a mark's
+    far half the mark it was cut from); None if no mark is cut. A pip seen edge on is long
+    too, but strongest along its middle."""
+    n = len(cx)
+    common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
+    high, low = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    fill = area / (4 * np.pi * np.sqrt(np.maximum(high * low, 1e-12)))
+    long = np.nonzero((low[1:] < 0.25 * high[1:]) & (fill[1:] >= 0.75))[0] + 1
+    if not long.size:
+        return None
+    angle = 0.5 * np.arctan2(2 * mu11[long], mu20[long] - mu02[long])
+    ux, uy = np.cos(angle), np.sin(angle)
+    reach = 2 * np.sqrt(high[long])[:, None] * _ALONG  # marks × samples, pixels along the axis
+    h, w = response.shape
+    px = np.minimum(np.maximum(np.rint(cx[long, None] + ux[:, None] * reach), 0), w - 1).astype(int)
+    py = np.minimum(np.maximum(np.rint(cy[long, None] + uy[:, None] * reach), 0), h - 1).astype(int)
+    values = response[py, px].astype(float)
+    inner = values[:, 1:-1].argmin(1) + 1
+    rows = np.arange(len(long))
+    ends = np.minimum(values[:, 0], values[:, -1])
+    dip = ((values[rows, inner] < 0.85 * ends)
+           & (ends >= 0.75 * np.maximum(values[:, 0], values[:, -1])))
+    if not dip.any():
+        return None
+    marks = long[dip]
+    split = np.zeros(n, bool)
+    split[marks] = True
+    at = np.zeros(n)  # where along the axis each cut mark is cut, and the axis
+    at[marks] = reach[dip, inner[dip]]
+    axis_x, axis_y = np.zeros(n), np.zeros(n)
+    axis_x[marks], axis_y[marks] = ux[dip], uy[dip]
+    new = np.zeros(n, int)
+    new[marks] = n + np.arange(len(marks))
+    beyond = split[lab] & ((xs - cx[lab]) * axis_x[lab] + (ys - cy[lab]) * axis_y[lab] > at[lab])
+    out: Ints = np.where(beyond, new[lab], lab)
+    return out, np.concatenate([np.arange(n), marks])
+
+
+def _cut_joined(response: Image, xs: Floats, ys: Floats, lab: Ints,
+                n: int) -> tuple[Ints, int, _Moments]:
+    """The marks' labels (``lab``, of ``n``), their count and :func:`_moments`, with two
+    pips run together (blurred, or a 6's close columns joined by glare) cut apart: one long
+    mark whose response dips between them (:func:`_cut_at_dip`). A cut is kept only if it
+    gives two pips: each round, and of about one size (a letter's strokes are not)."""
+    moments = _moments(xs, ys, lab, n)
+    cut = _cut_at_dip(response, *moments, xs, ys, lab)
+    if cut is None:
+        return lab, n, moments
+    parts, parent = cut
+    count = len(parent)
+    cut_moments = _moments(xs, ys, parts, count)
+    area, _, _, mu20, mu02, mu11 = cut_moments
+    low, high = np.moveaxis(_eig2(np.stack([np.stack([mu20, mu11], -1), np.stack([mu11, mu02], -1)], -1)),
+                            -1, 0)
+    round_ = low >= 0.36 * high  # (short axis at least 0.6 of the long one)
+    halves = np.nonzero(parent != np.arange(count))[0]
+    ratio = area[halves] / area[parent[halves]]
+    bad = halves[~(round_[halves] & round_[parent[halves]] & (ratio >= 0.5) & (ratio <= 2.0))]
+    if not bad.size:
+        return parts, count, cut_moments
+    if bad.size == halves.size:
+        return lab, n, moments
+    undo = np.zeros(count, bool)
+    undo[bad] = True
+    kept: Ints = np.where(undo[parts], parent[parts], parts)
+    return kept, count, _moments(xs, ys, kept, count)
+
+
 def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
               side: float, *, dark: bool) -> Pips:
     """Pip-like blobs on the dice of ``body`` (a label image: 0 tray, k for the blob in
@@ -173,17 +266,11 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     n, labels = cv2.connectedComponents(cores, connectivity=8)
     lab = labels[ys, xs]
     r = r[core]
+    xs_f, ys_f = xs.astype(float), ys.astype(float)
+    lab, n, (area, cx, cy, mu20, mu02, mu11) = _cut_joined(response, xs_f, ys_f, lab, n)
     peak = np.zeros(n)
     np.maximum.at(peak, lab, r)
-    area = np.bincount(lab, minlength=n).astype(float)
-    area[0] = 1.0
-    xs_f, ys_f = xs.astype(float), ys.astype(float)
-    cx = np.bincount(lab, xs_f, n) / area
-    cy = np.bincount(lab, ys_f, n) / area
     dx, dy = xs_f - cx[lab], ys_f - cy[lab]
-    mu20 = np.bincount(lab, dx * dx, n) / area + 1 / 12  # (+ a pixel's own spread)
-    mu02 = np.bincount(lab, dy * dy, n) / area + 1 / 12
-    mu11 = np.bincount(lab, dx * dy, n) / area
     common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
     # Semi-axes of the ellipse with the same second moments (a disc of radius r: r and r).
     a = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 1e-6))
