@@ -250,8 +250,11 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     n, labels = cv2.connectedComponents(binary, connectivity=8)
     points = cv2.findNonZero(binary)
     points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
-    xs_all, ys_all = points[:, 0], points[:, 1]
-    old = labels[ys_all, xs_all]
+    old = labels[points[:, 1], points[:, 0]]
+    # A mark larger than a die holds no pip (as light marks, a white die's face between its
+    # pips): left out before its pixels are measured, which would cost more than all the pips.
+    small = (np.bincount(old) <= side * side)[old]
+    xs_all, ys_all, old = points[small, 0], points[small, 1], old[small]
     ys, xs, lab = ys_all, xs_all, old
     r = response[ys, xs].astype(float)
     peak = np.zeros(n)
