@@ -318,25 +318,28 @@ def _same_face(pips: Pips, gray: Image, reach: float, rim: float,
     if only a little (their rounded edges), and so does any mark on the way (a third pip:
     the pips of a face are joined pip to next pip). Glare, brighter, is no seam.
     """
-    d = np.linalg.norm(pips.xy[:, None] - pips.xy[None], axis=2)
+    # Pairs in one blob (a frame's few hundred pips make many pairs, but few in one blob).
+    same = np.triu(pips.blob[:, None] == pips.blob[None], 1)
     if use is not None:
-        d[~use] = np.inf
+        same &= use[:, None]
+    i, j = np.nonzero(same)
     c = pips.contrast
+    d = np.hypot(pips.xy[j, 0] - pips.xy[i, 0], pips.xy[j, 1] - pips.xy[i, 1])
     # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
-    # die's size is only roughly known, its pips' is measured).
-    reach_ij = np.maximum(reach, 5.0 * (pips.a[:, None] + pips.a[None]))
-    # About as strong: glare on a pip takes a third of its contrast, a side face's more.
-    i, j = np.nonzero(np.triu((d <= reach_ij) & (pips.blob[:, None] == pips.blob[None])
-                              & (np.minimum(c[:, None], c[None]) >= 0.6 * np.maximum(c[:, None], c[None])), 1))
+    # die's size is only roughly known, its pips' is measured). About as strong: glare on a
+    # pip takes a third of its contrast, a side face's more.
+    near = ((d <= np.maximum(reach, 5.0 * (pips.a[i] + pips.a[j])))
+            & (np.minimum(c[i], c[j]) >= 0.6 * np.maximum(c[i], c[j])))
+    i, j, d = i[near], j[near], d[near]
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pairs(pips.cov[i], pips.cov[j])
-    i, j = i[alike], j[alike]
+    i, j, d = i[alike], j[alike], d[alike]
     seams = np.full((len(pips), len(pips)), np.nan)
     if i.size == 0:
         return np.zeros((0, 2), int), seams
     contrast = np.minimum(c[i], c[j])
-    t = np.linspace(0.0, 1.0, max(8, int(d[i, j].max()) + 1))
-    dist = d[i, j][:, None]
+    t = np.linspace(0.0, 1.0, max(8, int(d.max()) + 1))
+    dist = d[:, None]
     pts = pips.xy[i, None] + (pips.xy[j] - pips.xy[i])[:, None] * t[None, :, None]
     px = np.clip(np.round(pts[..., 0]).astype(int), 0, gray.shape[1] - 1)
     py = np.clip(np.round(pts[..., 1]).astype(int), 0, gray.shape[0] - 1)
@@ -473,7 +476,8 @@ def _fits(points: Floats, side: float, radius: Floats,
         g = np.minimum(0.26 * side / 1.2, 2.2 * radius)
         return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
-        dist = np.linalg.norm(points[:, :, None] - points[:, None], axis=3)
+        dist = np.hypot(points[:, :, None, 0] - points[:, None, :, 0],
+                        points[:, :, None, 1] - points[:, None, :, 1])
         i, j = np.divmod(np.argmax(dist.reshape(m, -1), 1), n)
         span = dist[rows, i, j]
         # The diagonal of the pip grid: 2·√2 steps.
@@ -784,7 +788,8 @@ def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]]
         if not t:
             trials.append([])
             continue
-        near = np.linalg.norm(pips.xy[t][:, None] - pips.xy[t][None], axis=2) <= 0.75 * side
+        xy = pips.xy[t]
+        near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= 0.75 * side
         proposals = {tuple(sorted(np.array(t)[row].tolist())) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
     _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], side, seen)
