@@ -26,15 +26,15 @@ def test_webcam_photos() -> None:
     assert result.truths == 256  # (255 labels, and one die left unlabelled: see the errata)
     assert result.recall >= 0.99
     assert result.precision >= 0.99
-    assert result.accuracy >= 0.985
+    assert result.accuracy >= 0.99
 
 
-@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.985), ((640, 480), 0.95)])
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.985), ((640, 480), 0.98)])
 def test_rendered_pip_dice(size: tuple[int, int], floor: float) -> None:
     result, _ = score(DiceReader(), rendered_set(range(500, 516), width=size[0], height=size[1]))
     assert result.truths > 100
-    assert result.precision >= 0.98
-    assert result.recall >= 0.965
+    assert result.precision >= 0.99
+    assert result.recall >= 0.98
     assert result.accuracy >= floor
 
 

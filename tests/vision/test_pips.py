@@ -1,11 +1,13 @@
-"""The geometry a lone pip is judged by: a top face seen from the tray's near side."""
+"""The geometry pips are judged by: a top face seen from the tray's near side, a pip's own
+outline, and pips run together."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.dice.pips import _upright_roundness
+from vision.dice.pips import _upright_roundness, find_pips
 
 
 def _ellipse(long: float, short: float, degrees: float) -> np.ndarray:
@@ -27,3 +29,31 @@ def test_a_side_faces_pip_stays_squashed(short: float, degrees: float) -> None:
     # Upright (a left or right face, squashed across) or tilted: no stretch along the
     # picture's height makes it round.
     assert _upright_roundness(_ellipse(1.0, short, degrees)) < 0.7
+
+
+def test_a_pips_outline_tells_a_disc_from_a_rectangle() -> None:
+    """A 1's pip is a disc, seen at a slant an ellipse; a sticker's dark chip or a key is a
+    rectangle, however flat: its corners lie outside its ellipse."""
+    gray = np.full((80, 240), 200, np.uint8)
+    cv2.circle(gray, (40, 40), 7, 40, -1)  # a pip
+    cv2.ellipse(gray, (100, 40), (9, 4), 0, 0, 360, 40, -1)  # a pip at a slant
+    cv2.rectangle(gray, (140, 36), (157, 43), 40, -1)  # a flat chip
+    cv2.rectangle(gray, (190, 33), (203, 46), 40, -1)  # a square one
+    pips = find_pips(gray, np.ones(gray.shape, np.uint8), [(0, 0, 240, 80)], 60.0, dark=True)
+    outline = dict(zip((pips.xy[:, 0] // 40).astype(int).tolist(), pips.outline.tolist()))
+    assert sorted(outline) == [1, 2, 3, 4]
+    assert outline[1] < 1.05 and outline[2] < 1.05
+    assert outline[3] > 1.1 and outline[4] > 1.1
+
+
+def test_two_pips_run_together_are_cut_apart_and_a_long_pip_is_not() -> None:
+    """Blur (or glare between them) joins a 6's close pips into one long mark: its response
+    dips between them. A pip seen edge on is long too, but strongest along its middle."""
+    gray = np.full((60, 160), 60, np.uint8)
+    cv2.circle(gray, (36, 30), 5, 230, -1)
+    cv2.circle(gray, (47, 30), 5, 230, -1)  # two pips, joined once blurred
+    cv2.ellipse(gray, (110, 30), (10, 4), 0, 0, 360, 230, -1)  # one pip seen at a slant
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.5)
+    pips = find_pips(gray, np.ones(gray.shape, np.uint8), [(0, 0, 160, 60)], 46.0, dark=False)
+    xs = sorted(np.round(pips.xy[:, 0]).astype(int).tolist())
+    assert len(xs) == 3 and abs(xs[0] - 36) <= 1 and abs(xs[1] - 47) <= 1 and abs(xs[2] - 110) <= 1

@@ -73,7 +73,7 @@ class Pips:
     cov: Floats  # n×2×2
     contrast: Floats
     fill: Floats  # area over the area of its ellipse: 0.9 or so for a disc
-    outline: Floats  # farthest pixel over the long semi-axis: 1 or so for a disc
+    outline: Floats  # farthest pixel, in its ellipse's own units: 1 or so for a disc
     blob: Ints
     inside: Bools  # bool image: pixels of the pips (with their blurred rims)
     response: Image  # the black-hat/top-hat image they were found in
@@ -135,15 +135,110 @@ def _inv_sqrt2(m: Floats) -> Floats:
 
 def _alike_pairs(cov_a: Floats, cov_b: Floats) -> Bools:
     """Whether ellipses (second moments, …×2×2) are alike in pairs: the same size and
-    squash within about a quarter either way: the eigenvalues λ of B relative to A, the
-    roots of det(B - λA) = 0, all between e^-0.45 and e^0.45."""
+    squash within about a third either way (in radius): the eigenvalues λ of B relative to
+    A, the roots of det(B - λA) = 0, all between e^-0.55 and e^0.55. (Pips are a few
+    pixels across where dice are read, so their shapes are measured roughly: a pip near
+    the face's edge, a little blurred or shaded, measures flatter than its neighbour.)"""
     a11, a12, a22 = cov_a[..., 0, 0], cov_a[..., 0, 1], cov_a[..., 1, 1]
     b11, b12, b22 = cov_b[..., 0, 0], cov_b[..., 0, 1], cov_b[..., 1, 1]
     det_a = np.maximum(a11 * a22 - a12 * a12, 1e-12)
     half = (a11 * b22 + a22 * b11 - 2 * a12 * b12) / (2 * det_a)
     root = np.sqrt(np.maximum(half * half - (b11 * b22 - b12 * b12) / det_a, 0))
-    alike: Bools = (half - root > np.exp(-0.45)) & (half + root < np.exp(0.45))
+    alike: Bools = (half - root > np.exp(-0.55)) & (half + root < np.exp(0.55))
     return alike
+
+
+_Moments = tuple[Floats, Floats, Floats, Floats, Floats, Floats]  # area, cx, cy, mu20, mu02, mu11
+
+
+def _moments(xs: Floats, ys: Floats, lab: Ints, n: int) -> _Moments:
+    """Each of ``n`` labelled blobs' area, centre and second moments (``lab``: each
+    pixel's label; label 0 is the background; a label with no pixels has area 1)."""
+    area = np.maximum(np.bincount(lab, minlength=n), 1).astype(float)
+    cx = np.bincount(lab, xs, n) / area
+    cy = np.bincount(lab, ys, n) / area
+    dx, dy = xs - cx[lab], ys - cy[lab]
+    mu20 = np.bincount(lab, dx * dx, n) / area + 1 / 12  # (+ a pixel's own spread)
+    mu02 = np.bincount(lab, dy * dy, n) / area + 1 / 12
+    mu11 = np.bincount(lab, dx * dy, n) / area
+    return area, cx, cy, mu20, mu02, mu11
+
+
+_ALONG = np.array([-0.5, -0.25, 0.0, 0.25, 0.5])  # where a long mark is sampled, in long axes
+
+
+def _cut_at_dip(response: Image, area: Floats, cx: Floats, cy: Floats, mu20: Floats,
+                mu02: Floats, mu11: Floats, xs: Floats, ys: Floats, lab: Ints
+                ) -> tuple[Ints, Ints] | None:
+    """Long marks (twice as long as wide, or more, and solid: two discs fill most of their
+    ellipse, a word's letters do not) whose response dips between their ends, below 0.85
+    of the fainter end, and whose ends are about as strong (two pips of one face), cut in
+    two there: new labels for the pixels, and each label's parent (itself, or for a mark's
+    far half the mark it was cut from); None if no mark is cut. A pip seen edge on is long
+    too, but strongest along its middle."""
+    n = len(cx)
+    common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
+    high, low = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    fill = area / (4 * np.pi * np.sqrt(np.maximum(high * low, 1e-12)))
+    long = np.nonzero((low[1:] < 0.25 * high[1:]) & (fill[1:] >= 0.75))[0] + 1
+    if not long.size:
+        return None
+    angle = 0.5 * np.arctan2(2 * mu11[long], mu20[long] - mu02[long])
+    ux, uy = np.cos(angle), np.sin(angle)
+    reach = 2 * np.sqrt(high[long])[:, None] * _ALONG  # marks × samples, pixels along the axis
+    h, w = response.shape
+    px = np.minimum(np.maximum(np.rint(cx[long, None] + ux[:, None] * reach), 0), w - 1).astype(int)
+    py = np.minimum(np.maximum(np.rint(cy[long, None] + uy[:, None] * reach), 0), h - 1).astype(int)
+    values = response[py, px].astype(float)
+    inner = values[:, 1:-1].argmin(1) + 1
+    rows = np.arange(len(long))
+    ends = np.minimum(values[:, 0], values[:, -1])
+    dip = ((values[rows, inner] < 0.85 * ends)
+           & (ends >= 0.75 * np.maximum(values[:, 0], values[:, -1])))
+    if not dip.any():
+        return None
+    marks = long[dip]
+    split = np.zeros(n, bool)
+    split[marks] = True
+    at = np.zeros(n)  # where along the axis each cut mark is cut, and the axis
+    at[marks] = reach[dip, inner[dip]]
+    axis_x, axis_y = np.zeros(n), np.zeros(n)
+    axis_x[marks], axis_y[marks] = ux[dip], uy[dip]
+    new = np.zeros(n, int)
+    new[marks] = n + np.arange(len(marks))
+    beyond = split[lab] & ((xs - cx[lab]) * axis_x[lab] + (ys - cy[lab]) * axis_y[lab] > at[lab])
+    out: Ints = np.where(beyond, new[lab], lab)
+    return out, np.concatenate([np.arange(n), marks])
+
+
+def _cut_joined(response: Image, xs: Floats, ys: Floats, lab: Ints,
+                n: int) -> tuple[Ints, int, _Moments]:
+    """The marks' labels (``lab``, of ``n``), their count and :func:`_moments`, with two
+    pips run together (blurred, or a 6's close columns joined by glare) cut apart: one long
+    mark whose response dips between them (:func:`_cut_at_dip`). A cut is kept only if it
+    gives two pips: each round, and of about one size (a letter's strokes are not)."""
+    moments = _moments(xs, ys, lab, n)
+    cut = _cut_at_dip(response, *moments, xs, ys, lab)
+    if cut is None:
+        return lab, n, moments
+    parts, parent = cut
+    count = len(parent)
+    cut_moments = _moments(xs, ys, parts, count)
+    area, _, _, mu20, mu02, mu11 = cut_moments
+    low, high = np.moveaxis(_eig2(np.stack([np.stack([mu20, mu11], -1), np.stack([mu11, mu02], -1)], -1)),
+                            -1, 0)
+    round_ = low >= 0.36 * high  # (short axis at least 0.6 of the long one)
+    halves = np.nonzero(parent != np.arange(count))[0]
+    ratio = area[halves] / area[parent[halves]]
+    bad = halves[~(round_[halves] & round_[parent[halves]] & (ratio >= 0.5) & (ratio <= 2.0))]
+    if not bad.size:
+        return parts, count, cut_moments
+    if bad.size == halves.size:
+        return lab, n, moments
+    undo = np.zeros(count, bool)
+    undo[bad] = True
+    kept: Ints = np.where(undo[parts], parent[parts], parts)
+    return kept, count, _moments(xs, ys, kept, count)
 
 
 def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
@@ -155,8 +250,11 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     n, labels = cv2.connectedComponents(binary, connectivity=8)
     points = cv2.findNonZero(binary)
     points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
-    xs_all, ys_all = points[:, 0], points[:, 1]
-    old = labels[ys_all, xs_all]
+    old = labels[points[:, 1], points[:, 0]]
+    # A mark larger than a die holds no pip (as light marks, a white die's face between its
+    # pips): left out before its pixels are measured, which would cost more than all the pips.
+    small = (np.bincount(old) <= side * side)[old]
+    xs_all, ys_all, old = points[small, 0], points[small, 1], old[small]
     ys, xs, lab = ys_all, xs_all, old
     r = response[ys, xs].astype(float)
     peak = np.zeros(n)
@@ -171,27 +269,23 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     n, labels = cv2.connectedComponents(cores, connectivity=8)
     lab = labels[ys, xs]
     r = r[core]
+    xs_f, ys_f = xs.astype(float), ys.astype(float)
+    lab, n, (area, cx, cy, mu20, mu02, mu11) = _cut_joined(response, xs_f, ys_f, lab, n)
     peak = np.zeros(n)
     np.maximum.at(peak, lab, r)
-    area = np.bincount(lab, minlength=n).astype(float)
-    area[0] = 1.0
-    xs_f, ys_f = xs.astype(float), ys.astype(float)
-    cx = np.bincount(lab, xs_f, n) / area
-    cy = np.bincount(lab, ys_f, n) / area
     dx, dy = xs_f - cx[lab], ys_f - cy[lab]
-    mu20 = np.bincount(lab, dx * dx, n) / area + 1 / 12  # (+ a pixel's own spread)
-    mu02 = np.bincount(lab, dy * dy, n) / area + 1 / 12
-    mu11 = np.bincount(lab, dx * dy, n) / area
     common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
     # Semi-axes of the ellipse with the same second moments (a disc of radius r: r and r).
     a = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 1e-6))
     b = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 1e-6))
     fill = area / (np.pi * a * b)
-    # How far its farthest pixel is, over its long semi-axis: 1 for a disc (or an ellipse),
-    # 1.2 for a square, more for a letter.
+    # How far its farthest pixel is, measured in its ellipse (whose edge is 1): 1 for a
+    # disc or an ellipse however flat, 1.22 for a square or a rectangle however flat (its
+    # corners: a sticker's dark chip, a key), more for a letter.
+    det = np.maximum(mu20 * mu02 - mu11 * mu11, 1e-12)
     far = np.zeros(n)
-    np.maximum.at(far, lab, np.hypot(dx, dy) + 0.5)
-    outline = far / np.maximum(a, 1e-6)
+    np.maximum.at(far, lab, (dx * dx * mu02[lab] - 2 * dx * dy * mu11[lab] + dy * dy * mu20[lab]) / det[lab])
+    outline = np.sqrt(far) / 2
     keep = ((area >= max(3.0, 0.004 * side * side)) & (area <= 0.1 * side * side)
             & (fill >= 0.55) & (a <= 0.25 * side))
     keep[0] = False
@@ -224,25 +318,28 @@ def _same_face(pips: Pips, gray: Image, reach: float, rim: float,
     if only a little (their rounded edges), and so does any mark on the way (a third pip:
     the pips of a face are joined pip to next pip). Glare, brighter, is no seam.
     """
-    d = np.linalg.norm(pips.xy[:, None] - pips.xy[None], axis=2)
+    # Pairs in one blob (a frame's few hundred pips make many pairs, but few in one blob).
+    same = np.triu(pips.blob[:, None] == pips.blob[None], 1)
     if use is not None:
-        d[~use] = np.inf
+        same &= use[:, None]
+    i, j = np.nonzero(same)
     c = pips.contrast
+    d = np.hypot(pips.xy[j, 0] - pips.xy[i, 0], pips.xy[j, 1] - pips.xy[i, 1])
     # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
-    # die's size is only roughly known, its pips' is measured).
-    reach_ij = np.maximum(reach, 5.0 * (pips.a[:, None] + pips.a[None]))
-    # About as strong: glare on a pip takes a third of its contrast, a side face's more.
-    i, j = np.nonzero(np.triu((d <= reach_ij) & (pips.blob[:, None] == pips.blob[None])
-                              & (np.minimum(c[:, None], c[None]) >= 0.6 * np.maximum(c[:, None], c[None])), 1))
+    # die's size is only roughly known, its pips' is measured). About as strong: glare on a
+    # pip takes a third of its contrast, a side face's more.
+    near = ((d <= np.maximum(reach, 5.0 * (pips.a[i] + pips.a[j])))
+            & (np.minimum(c[i], c[j]) >= 0.6 * np.maximum(c[i], c[j])))
+    i, j, d = i[near], j[near], d[near]
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pairs(pips.cov[i], pips.cov[j])
-    i, j = i[alike], j[alike]
+    i, j, d = i[alike], j[alike], d[alike]
     seams = np.full((len(pips), len(pips)), np.nan)
     if i.size == 0:
         return np.zeros((0, 2), int), seams
     contrast = np.minimum(c[i], c[j])
-    t = np.linspace(0.0, 1.0, max(8, int(d[i, j].max()) + 1))
-    dist = d[i, j][:, None]
+    t = np.linspace(0.0, 1.0, max(8, int(d.max()) + 1))
+    dist = d[:, None]
     pts = pips.xy[i, None] + (pips.xy[j] - pips.xy[i])[:, None] * t[None, :, None]
     px = np.clip(np.round(pts[..., 0]).astype(int), 0, gray.shape[1] - 1)
     py = np.clip(np.round(pts[..., 1]).astype(int), 0, gray.shape[0] - 1)
@@ -304,6 +401,8 @@ def _whiten(x: Floats) -> Floats:
 
 _CANON = {v: pip_layout(v) for v in range(1, 7)}
 _CANON_W = {v: _whiten(_CANON[v] - _CANON[v].mean(0)) for v in range(4, 7)}
+_NORMAL_INV = {v: np.linalg.inv(np.c_[_CANON[v], np.ones(v)].T @ np.c_[_CANON[v], np.ones(v)])
+               for v in range(4, 7)}
 
 
 def _turn_places(w: Floats) -> Ints:
@@ -377,7 +476,8 @@ def _fits(points: Floats, side: float, radius: Floats,
         g = np.minimum(0.26 * side / 1.2, 2.2 * radius)
         return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
-        dist = np.linalg.norm(points[:, :, None] - points[:, None], axis=3)
+        dist = np.hypot(points[:, :, None, 0] - points[:, None, :, 0],
+                        points[:, :, None, 1] - points[:, None, :, 1])
         i, j = np.divmod(np.argmax(dist.reshape(m, -1), 1), n)
         span = dist[rows, i, j]
         # The diagonal of the pip grid: 2·√2 steps.
@@ -389,7 +489,9 @@ def _fits(points: Floats, side: float, radius: Floats,
         # The other diagonal: the same length, square to this one on the face, as the
         # face is squashed.
         u = (pj - pi) / 2
-        w = np.linalg.solve(squash, u[:, :, None])[:, :, 0]
+        # (The squash's determinant is 1: its inverse is its adjugate.)
+        w = np.stack([squash[:, 1, 1] * u[:, 0] - squash[:, 0, 1] * u[:, 1],
+                      squash[:, 0, 0] * u[:, 1] - squash[:, 1, 0] * u[:, 0]], 1)
         v = (squash @ np.stack([-w[:, 1], w[:, 0]], 1)[:, :, None])[:, :, 0]
         return quality, np.stack([(u + v) / 2, (u - v) / 2, centre], 2)
     # Four to six pips: whitened (an affine map makes any parallelogram a square), the
@@ -407,9 +509,11 @@ def _fits(points: Floats, side: float, radius: Floats,
     err = np.take_along_axis(cost, perm[..., None], 3)[..., 0].mean(2)
     err[~distinct] = np.inf
     best = np.argmin(err, 1)
+    # The least-squares affine map from the pattern's places to the points. Its normal
+    # matrix sums over the pattern's places, in whatever order they are matched: one
+    # inverse per pattern serves every set.
     design = np.concatenate([canon[perm[rows, best]], np.ones((m, n, 1))], 2)
-    dt = design.transpose(0, 2, 1)
-    affine = np.linalg.solve(dt @ design + 1e-9 * np.eye(3), dt @ points).transpose(0, 2, 1)
+    affine = (_NORMAL_INV[n] @ (design.transpose(0, 2, 1) @ points)).transpose(0, 2, 1)
     sv = np.sqrt(np.maximum(_eig2(affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]), 0))
     shape_ok = _unit((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15)
     # The step along the face's unforeshortened direction, as the pips' long axis.
@@ -423,11 +527,13 @@ def _discs(pips: Pips, idx: Ints) -> Floats:
     be a top face's: round once the face's foreshortening towards the camera is undone
     (:func:`_upright_roundness`), and not a slit."""
     disc = (_unit((_mids(pips.fill[idx]) - 0.65) / 0.15)
-            * _unit((1.3 - _mids(pips.outline[idx])) / 0.12))
+            * _unit((1.2 - _mids(pips.outline[idx])) / 0.12))
     if idx.shape[1] == 1:
         k = idx[:, 0]
+        # (Its outline an ellipse's: a 1's large pip is a clean disc, where a flat dark
+        # rectangle seen along the picture's width would pass for one seen at a slant.)
         disc = disc * (_unit((_upright_roundness(pips.cov[k]) - 0.5) / 0.2)
-                       * _unit((pips.roundness[k] - 0.35) / 0.15))
+                       * _unit((pips.roundness[k] - 0.35) / 0.15) * _unit((1.1 - pips.outline[k]) / 0.04))
     return disc
 
 
@@ -461,16 +567,17 @@ def _seamless(seams: Floats, idx: Ints) -> Floats:
     return _unit((0.25 - worst) / 0.15)
 
 
-def _grid_checks(pips: Pips, affine: Floats, value: int, contrast: Floats,
+def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
                  idx: Ints) -> Floats:
-    """How well the nine places of each fitted grid (of the pips ``idx``) agree with the
-    pattern of ``value`` (0-1): where the pattern has no pip the face is plain; a mark
-    there is another face's."""
+    """How well the nine places of each fitted grid (of the pips ``idx``, a set's first
+    repeated to fill a row) agree with the pattern whose pips take the places ``occupied``
+    (m×9, 0-1): where the pattern has no pip the face is plain; a mark there is another
+    face's."""
     places = affine[:, None, :, :2] @ GRID[None, :, :, None]
     places = places[..., 0] + affine[:, None, :, 2]
     h, w = pips.response.shape
     px, py = np.round(places[..., 0]).astype(int), np.round(places[..., 1]).astype(int)
-    on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~_OCCUPIED[value]
+    on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~occupied
     px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
     share = np.where(on, pips.response[py, px], 0) / np.maximum(contrast, 1.0)[:, None]
     # A dark mark half as strong as the pips is a pip under glare, or another face's. A
@@ -497,13 +604,13 @@ _RINGS = np.array([(r * np.cos(t), r * np.sin(t)) for r in (0.7, 1.1, 1.6)
                    for t in np.linspace(0, 2 * np.pi, 24, endpoint=False)])
 
 
-def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats,
-            value: int) -> Floats:
+def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats, *,
+            lone: bool) -> Floats:
     """How plain the face around each set of marks is (0-1): a die's face is one colour up
     to its edges, apart from its marks, and all in the picture. Clutter that passes for
-    pips sits on a surface of two colours or at an edge."""
+    pips sits on a surface of two colours or at an edge. (``lone``: faces of one pip.)"""
     h, w = gray.shape
-    lattice = _RINGS if value == 1 else _LATTICE
+    lattice = _RINGS if lone else _LATTICE
     pts = (affine[:, None, :, :2] @ lattice[None, :, :, None])[..., 0] + affine[:, None, :, 2]
     px, py = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     on = (px >= 0) & (px < w) & (py >= 0) & (py < h)
@@ -518,6 +625,28 @@ def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats,
     # A face cut by the frame's edge may have more marks beyond it.
     seen = _unit((on.mean(1) - 0.8) / 0.15)
     return _unit((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15) * seen
+
+
+def _checks(gray: Image, pips: Pips, batches: list[tuple[Ints, Floats, Floats]], *,
+            floor: float) -> tuple[Floats, Floats]:
+    """Fitted sets of pips of every size checked at once (a frame has many small batches):
+    each batch's pips (m×n), fit qualities and grids. Gives the scores with the grid
+    checked (:func:`_grid_checks`) and how plain each face is (:func:`_plains`, only where
+    that score reaches ``floor``; 0 elsewhere)."""
+    # (A set's row filled up with its first pip: repeated, it changes no check.)
+    idx = np.concatenate([np.concatenate([i, np.repeat(i[:, :1], 6 - i.shape[1], 1)], 1)
+                          for i, _, _ in batches])
+    occupied = np.concatenate([np.broadcast_to(_OCCUPIED[i.shape[1]], (len(i), 9)) for i, _, _ in batches])
+    contrast = np.concatenate([_mids(pips.contrast[i]) for i, _, _ in batches])
+    affine = np.concatenate([a for _, _, a in batches])
+    lone = np.concatenate([np.full(len(i), i.shape[1] == 1) for i, _, _ in batches])
+    score = np.concatenate([q for _, q, _ in batches]) * _grid_checks(pips, affine, occupied, contrast, idx)
+    plain = np.zeros(len(score))
+    for kind in (True, False):
+        rows = np.nonzero((lone == kind) & (score >= floor))[0]
+        if rows.size:
+            plain[rows] = _plains(gray, pips, affine[rows], contrast[rows], lone=kind)
+    return score, plain
 
 
 @dataclass(frozen=True)
@@ -572,6 +701,7 @@ def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]], sid
         if frozenset(chosen) not in seen:
             todo.setdefault(len(chosen), []).append(chosen)
             seen[frozenset(chosen)] = None
+    batches: list[tuple[list[list[int]], Ints, Floats, Floats]] = []
     for n, same in todo.items():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
@@ -579,17 +709,19 @@ def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]], sid
         # A face less sure than 0.1 is none (_read_groups): the checks, each only lowering
         # the score, stop at a set that cannot reach it.
         fitted = np.nonzero(quality >= 0.1)[0]
-        contrast = _mids(pips.contrast[idx[fitted]])
-        score = quality[fitted] * _grid_checks(pips, affine[fitted], n, contrast, idx[fitted])
-        keep = score >= 0.1
-        fitted, score, contrast = fitted[keep], score[keep], contrast[keep]
-        if not fitted.size:
-            continue
+        if fitted.size:
+            batches.append(([same[k] for k in fitted.tolist()], idx[fitted], quality[fitted], affine[fitted]))
+    if not batches:
+        return
+    score, plain = _checks(gray, pips, [(idx, q, a) for _, idx, q, a in batches], floor=0.1)
+    affine = np.concatenate([a for *_, a in batches])
+    quality = np.concatenate([q for _, _, q, _ in batches])
+    chosen_sets = [c for sets, *_ in batches for c in sets]
+    for chosen, q, grid, sure, p in zip(chosen_sets, quality.tolist(), affine, score.tolist(),
+                                        plain.tolist()):
         # The face around the marks must be plain (else nothing like a die's face: clutter).
-        plain = _plains(gray, pips, affine[fitted], contrast, n)
-        for k, sure, p in zip(fitted.tolist(), score, plain):
-            if p >= 0.3:
-                seen[frozenset(same[k])] = (_Fit(float(quality[k]), affine[k]), float(sure * p))
+        if p >= 0.3:
+            seen[frozenset(chosen)] = (_Fit(q, grid), sure * p)
 
 
 def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
@@ -656,7 +788,8 @@ def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]]
         if not t:
             trials.append([])
             continue
-        near = np.linalg.norm(pips.xy[t][:, None] - pips.xy[t][None], axis=2) <= 0.75 * side
+        xy = pips.xy[t]
+        near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= 0.75 * side
         proposals = {tuple(sorted(np.array(t)[row].tolist())) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
     _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], side, seen)
@@ -707,19 +840,23 @@ def _read_clean(gray: Image, pips: Pips, groups: list[list[int]],
             by_size.setdefault(len(g), []).append(g)
         else:
             rest.append(g)
-    faces = []
-    for n, same in by_size.items():
+    batches = []
+    for same in by_size.values():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
-        quality = quality * _discs(pips, idx)
-        contrast = _mids(pips.contrast[idx])
-        plain = _plains(gray, pips, affine, contrast, n)
-        score = quality * _grid_checks(pips, affine, n, contrast, idx) * plain
-        for g, sure, grid, p in zip(same, score, affine, plain):
-            if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
-                faces.append(_face(pips, g, grid, float(sure), n))
-            elif n > 1:
-                rest.append(g)  # (a lone pip read doubtfully has nothing more to try)
+        batches.append((idx, quality * _discs(pips, idx), affine))
+    if not batches:
+        return [], rest
+    score, plain = _checks(gray, pips, batches, floor=0.0)
+    faces = []
+    groups = [g for same in by_size.values() for g in same]
+    grids = np.concatenate([a for _, _, a in batches])
+    for g, sure, grid, p in zip(groups, (score * plain).tolist(), grids, plain.tolist()):
+        n = len(g)
+        if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
+            faces.append(_face(pips, g, grid, sure, n))
+        elif n > 1:
+            rest.append(g)  # (a lone pip read doubtfully has nothing more to try)
     return faces, rest
 
 
