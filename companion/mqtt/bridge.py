@@ -94,6 +94,7 @@ class MqttBridge:
         self._revision: int | None = None
         self._connected = False
         self._online = threading.Event()
+        self._listening_mid: int | None = None
         self._offline_logged = False
         self._routes: dict[str, _Route] = {}
         self._detach: Callable[[], None] | None = None
@@ -115,6 +116,7 @@ class MqttBridge:
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
+        client.on_subscribe = self._on_subscribe
         client.on_message = self._on_stray
         return client
 
@@ -154,7 +156,9 @@ class MqttBridge:
         return self._online.is_set()
 
     def wait_for_connection(self, timeout: float | None = None) -> bool:
-        """Block until the broker has accepted us (and the snapshot is sent); for tests and tools."""
+        """Block until the broker has accepted us, the snapshot is sent and the broker has
+        confirmed our subscriptions (a command published after this is heard); for tests and
+        tools."""
         return self._online.wait(timeout)
 
     # -- what other parts publish (any thread) --------------------------------
@@ -265,15 +269,21 @@ class MqttBridge:
             return
         with self._lock:
             self._connected = True
-            client.subscribe([(r.filter, SubscribeOptions(r.qos, r.no_local))
-                              for r in self._routes.values()])
+            _, self._listening_mid = client.subscribe(
+                [(r.filter, SubscribeOptions(r.qos, r.no_local)) for r in self._routes.values()])
             client.publish(self.topics.status, "online", qos=0, retain=True)
             for topic, payload in self._retained.items():
                 client.publish(topic, payload, qos=0, retain=True)
-            self._online.set()
         self._offline_logged = False
         log.info("connected to the MQTT broker at %s:%d as table %s",
                  self.config.host, self.config.port, self.topics.table)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any,
+                      properties: Any) -> None:
+        # Online once the broker has our subscriptions: until then a command sent to the
+        # table could pass unheard.
+        if mid == self._listening_mid:
+            self._online.set()
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         self._log_offline(logging.WARNING,
