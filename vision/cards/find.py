@@ -130,8 +130,23 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
         corners, support, seen = snapped
         if support >= SUPPORT and _card_shaped(corners, min_side):
             found.append(FoundCard(corners, support, seen))
+    # A part may be named as a card of its own: one not snapped yet is snapped now.
+    cards = [FoundCard(f.corners, f.support, f.edge_seen,
+                       tuple(_snapped(p, gradients, min_side) for p in f.parts))
+             for f in _distinct(found, inner)[:max_cards]]
     # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
-    return [_scaled(f, scale) for f in _distinct(found, inner)[:max_cards]]
+    return [_scaled(f, scale) for f in cards]
+
+
+def _snapped(f: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min_side: float) -> FoundCard:
+    """``f`` snapped to the card's edge if it was not yet and that leaves it a card;
+    otherwise ``f`` as it is."""
+    if f.edge_seen is not None:
+        return f
+    snapped = _snap(f.corners, gradients)
+    if snapped is None or snapped[1] < SUPPORT or not _card_shaped(snapped[0], min_side):
+        return f
+    return FoundCard(*snapped)
 
 
 def _scaled(f: FoundCard, scale: float) -> FoundCard:
@@ -529,9 +544,15 @@ def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]
     kept: list[FoundCard] = []
     for f in found:
         if all(_overlap(f, k) < 0.5 for k in kept):
-            parts = [g for g in others if g is not f and g.support >= 0.8
-                     and ALTERNATIVE * f.area < g.area < SAME * f.area and _inside(g.corners, f) > 0.7]
-            kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts[:PARTS])))
+            parts: list[FoundCard] = []
+            for g in others:
+                # Two outlines of one card inside (its edge, its border's inner line) are
+                # one part: the parts are the different cards it may be.
+                if (len(parts) < PARTS and g is not f and g.support >= 0.8
+                        and ALTERNATIVE * f.area < g.area < SAME * f.area and _inside(g.corners, f) > 0.7
+                        and all(_overlap(g, p) < 0.5 for p in parts)):
+                    parts.append(g)
+            kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts)))
     return kept
 
 
