@@ -376,9 +376,12 @@ def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        for quad in _fit_quads(contour, hull, of_edges):
+        for quad, of_lines in _fit_quads(contour, hull, of_edges):
             quad_area = cv2.contourArea(quad)
-            if area < FILL * quad_area or quad_area > 1.35 * hull_area:
+            # An edge outline crossed by a finger runs along the card's edge and out
+            # round the finger and back, enclosing little: its hull holds the card.
+            enclosed = hull_area if of_lines else area
+            if enclosed < FILL * quad_area or quad_area > 1.35 * hull_area:
                 continue
             if not _card_shaped(quad, min_side) or _frame_edge(quad, shape):
                 continue
@@ -395,17 +398,19 @@ def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_
     return [quads[i] for i in kept]
 
 
-def _fit_quads(contour: np.ndarray, hull: np.ndarray, of_edges: bool) -> list[np.ndarray]:
+def _fit_quads(contour: np.ndarray, hull: np.ndarray, of_edges: bool
+               ) -> list[tuple[np.ndarray, bool]]:
     """Four corners for an outline: its hull's if that has four, and for an outline of
     the edge map a few guesses from its longest straight runs if it does not fill its
-    hull (a finger across the card adds its own outline to the card's)."""
+    hull (a finger across the card adds its own outline to the card's); each with
+    whether it is such a guess."""
     perimeter = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.02 * perimeter, True).reshape(-1, 2).astype(np.float32)
     if len(poly) > 8:  # a round blob, not a card with a corner hidden
         return []
-    quads = [poly] if len(poly) == 4 else []
+    quads = [(poly, False)] if len(poly) == 4 else []
     if of_edges and (not quads or cv2.contourArea(contour) < 0.9 * cv2.contourArea(hull)):
-        quads += _fit_lines(contour, perimeter)
+        quads += [(quad, True) for quad in _fit_lines(contour, perimeter)]
     return quads
 
 
