@@ -448,7 +448,10 @@ class _Slots:
             return False
         shows = np.ones(len(self.where), bool) if covered is None else ~covered.ravel()[self.where]
         at = seen.ravel()[self.where]
-        evidence = (at - self.theirs) ** 2 - (at - self.mine) ** 2
+        # Each pixel tells at most how far apart the two prints are there: a pixel far
+        # from both (a finger's dark rim that the covering missed, a shadow) tells nothing.
+        apart = (self.mine - self.theirs) ** 2
+        evidence = np.minimum((at - self.theirs) ** 2, apart) - np.minimum((at - self.mine) ** 2, apart)
         told = np.bincount(self.patch[shows], evidence[shows], int(self.patch.max()) + 1)[patches]
         return bool(np.any(told < EVIDENT))
 
