@@ -44,9 +44,11 @@ BAND = 12
 REACH = (2, 6)
 """Face pixels from the card's edge, out and in, where the colours beside it are taken."""
 
-LIGHT = 0.25
+LIGHT = 0.35
 """Least tolerance of lightness (natural log of the brightness) within one thing lying
-on the card: a finger is lit from above, bright along its middle, darker at its sides."""
+on the card: a finger is lit from above, bright along its middle, darker at its sides,
+and its rounded tip is lighter or darker again (a tip left out, plain as paper or dark
+as ink, told for one print of a rune under it; 0.25 left it out)."""
 
 TINT = 0.02
 """Least tolerance of colour (:func:`_colour`'s shares) within one thing lying on the
