@@ -40,7 +40,8 @@ FILL = 0.3
 """Least share of its quadrilateral an outline must enclose: a finger across a card cuts
 its outline short, and on a patterned table the outline runs off into the pattern, so
 that only about half of the card may be enclosed; a diagonal streak or an L-shaped
-outline encloses much less of the quadrilateral round it."""
+outline encloses much less of the quadrilateral round it. (For a guess from an edge
+outline's straight runs, its hull stands for what it encloses.)"""
 
 MAX_ASPECT = 2.0
 """Longest over shortest side of anything taken for a card (a tarot card is 1.7)."""
@@ -76,9 +77,9 @@ class FoundCard:
     where: for each side (from corner *i* to corner *i + 1*), ``SAMPLES`` points
     evenly spread from 6% to 94% of its length, True where the card's edge shows.
     Where it does not, something may lie across the card (a finger, another card).
-    ``parts`` are well-supported outlines inside this one, largest first: it may be two
-    cards lying edge to edge, or a card and a patch of table, rather than one card
-    (only the deck can tell).
+    ``parts`` are well-supported outlines inside this one, largest first, each of a
+    different card and snapped like it: it may be two cards lying edge to edge, or a
+    card and a patch of table, rather than one card (only the deck can tell).
     """
 
     corners: np.ndarray
