@@ -44,9 +44,11 @@ BAND = 12
 REACH = (2, 6)
 """Face pixels from the card's edge, out and in, where the colours beside it are taken."""
 
-LIGHT = 0.25
+LIGHT = 0.35
 """Least tolerance of lightness (natural log of the brightness) within one thing lying
-on the card: a finger is lit from above, bright along its middle, darker at its sides."""
+on the card: a finger is lit from above, bright along its middle, darker at its sides,
+and its rounded tip is lighter or darker again (a tip left out, plain as paper or dark
+as ink, told for one print of a rune under it; 0.25 left it out)."""
 
 TINT = 0.02
 """Least tolerance of colour (:func:`_colour`'s shares) within one thing lying on the
@@ -199,14 +201,26 @@ def _off(col: np.ndarray, colours: np.ndarray, spread: bool = True) -> np.ndarra
 
 def _stretches(hidden: np.ndarray) -> list[tuple[int, int, int]]:
     """The runs of ``hidden`` (sides x samples) at least ``OPENING`` of a side long, as
-    (side, first sample, sample after the last)."""
+    (side, first sample, sample after the last). A run that reaches a corner goes on
+    round it into the next side's run from that corner: a finger over a corner hides a
+    little of each side, and it is one thing lying there."""
     least = max(2, int(round(OPENING * hidden.shape[1])))
-    out = []
-    for side, row in enumerate(hidden):
+    n = hidden.shape[1]
+    runs = []
+    for row in hidden:
         padded = np.concatenate([[0], row.astype(np.int8), [0]])
-        starts = np.flatnonzero(np.diff(padded) == 1)
-        ends = np.flatnonzero(np.diff(padded) == -1)
-        out += [(side, int(a), int(b)) for a, b in zip(starts, ends) if b - a >= least]
+        runs.append([(int(a), int(b)) for a, b in zip(np.flatnonzero(np.diff(padded) == 1),
+                                                      np.flatnonzero(np.diff(padded) == -1))])
+    out = []
+    for side, row_runs in enumerate(runs):
+        for a, b in row_runs:
+            length = b - a
+            if b == n:
+                length += sum(d - c for c, d in runs[(side + 1) % 4] if c == 0)
+            if a == 0:
+                length += sum(d - c for c, d in runs[side - 1] if d == n)
+            if length >= least:
+                out.append((side, a, b))
     return out
 
 

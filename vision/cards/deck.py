@@ -35,7 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .compare import CLEAR, Likeness, align, compare
+from .compare import CLEAR, SHADED, SHADOW, Likeness, align, compare
 from .face import CELL, MARGIN, SIZE, Face
 from .find import find_cards, rectify
 
@@ -382,8 +382,12 @@ class Deck:
         covered = best.likeness.covering
         if not covered.any():
             return False
+        # Beside what lies on the card are its rim and shadow, which may look more like
+        # one print than the other: what shows there counts less, as for contradictions.
+        near = cv2.distanceTransform((~covered).astype(np.uint8), cv2.DIST_L2, 3)
+        weight = np.clip(near / SHADOW, SHADED, 1.0)
         lined_up = _lined_up(seen, best.likeness.warp)
-        return any(slots.hidden(lined_up, covered) for slots in self._twins[best.example])
+        return any(slots.hidden(lined_up, covered, weight=weight) for slots in self._twins[best.example])
 
     def _told_apart(self, best: _Candidate, other: _Candidate, seen: Face) -> bool:
         """True when ``other``, a look-alike that fits too (what sets the two apart is
@@ -439,16 +443,22 @@ class _Slots:
         return cls(owner, where, patches.ravel()[where], mine.ravel()[where], theirs.ravel()[where],
                    np.flatnonzero(slot))
 
-    def hidden(self, seen: np.ndarray, covered: np.ndarray | None, every: bool = False) -> bool:
+    def hidden(self, seen: np.ndarray, covered: np.ndarray | None, every: bool = False,
+               weight: np.ndarray | None = None) -> bool:
         """True when, for some slot (any patch if ``every``), what ``seen`` (lined up on
         the example) shows of it outside ``covered`` is not clearly more like the example
-        than the look-alike."""
+        than the look-alike; each pixel's say times ``weight`` (example pixels) if given."""
         patches = np.unique(self.patch) if every else self.slots
         if not len(patches):
             return False
         shows = np.ones(len(self.where), bool) if covered is None else ~covered.ravel()[self.where]
         at = seen.ravel()[self.where]
-        evidence = (at - self.theirs) ** 2 - (at - self.mine) ** 2
+        # Each pixel tells at most how far apart the two prints are there: a pixel far
+        # from both (a finger's dark rim that the covering missed, a shadow) tells nothing.
+        apart = (self.mine - self.theirs) ** 2
+        evidence = np.minimum((at - self.theirs) ** 2, apart) - np.minimum((at - self.mine) ** 2, apart)
+        if weight is not None:
+            evidence *= weight.ravel()[self.where]
         told = np.bincount(self.patch[shows], evidence[shows], int(self.patch.max()) + 1)[patches]
         return bool(np.any(told < EVIDENT))
 

@@ -40,7 +40,8 @@ FILL = 0.3
 """Least share of its quadrilateral an outline must enclose: a finger across a card cuts
 its outline short, and on a patterned table the outline runs off into the pattern, so
 that only about half of the card may be enclosed; a diagonal streak or an L-shaped
-outline encloses much less of the quadrilateral round it."""
+outline encloses much less of the quadrilateral round it. (For a guess from an edge
+outline's straight runs, its hull stands for what it encloses.)"""
 
 MAX_ASPECT = 2.0
 """Longest over shortest side of anything taken for a card (a tarot card is 1.7)."""
@@ -76,9 +77,9 @@ class FoundCard:
     where: for each side (from corner *i* to corner *i + 1*), ``SAMPLES`` points
     evenly spread from 6% to 94% of its length, True where the card's edge shows.
     Where it does not, something may lie across the card (a finger, another card).
-    ``parts`` are well-supported outlines inside this one, largest first: it may be two
-    cards lying edge to edge, or a card and a patch of table, rather than one card
-    (only the deck can tell).
+    ``parts`` are well-supported outlines inside this one, largest first, each of a
+    different card and snapped like it: it may be two cards lying edge to edge, or a
+    card and a patch of table, rather than one card (only the deck can tell).
     """
 
     corners: np.ndarray
@@ -130,8 +131,23 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
         corners, support, seen = snapped
         if support >= SUPPORT and _card_shaped(corners, min_side):
             found.append(FoundCard(corners, support, seen))
+    # A part may be named as a card of its own: one not snapped yet is snapped now.
+    cards = [FoundCard(f.corners, f.support, f.edge_seen,
+                       tuple(_snapped(p, gradients, min_side) for p in f.parts))
+             for f in _distinct(found, inner)[:max_cards]]
     # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
-    return [_scaled(f, scale) for f in _distinct(found, inner)[:max_cards]]
+    return [_scaled(f, scale) for f in cards]
+
+
+def _snapped(f: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min_side: float) -> FoundCard:
+    """``f`` snapped to the card's edge if it was not yet and that leaves it a card;
+    otherwise ``f`` as it is."""
+    if f.edge_seen is not None:
+        return f
+    snapped = _snap(f.corners, gradients)
+    if snapped is None or snapped[1] < SUPPORT or not _card_shaped(snapped[0], min_side):
+        return f
+    return FoundCard(*snapped)
 
 
 def _scaled(f: FoundCard, scale: float) -> FoundCard:
@@ -361,9 +377,12 @@ def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        for quad in _fit_quads(contour, hull, of_edges):
+        for quad, of_lines in _fit_quads(contour, hull, of_edges):
             quad_area = cv2.contourArea(quad)
-            if area < FILL * quad_area or quad_area > 1.35 * hull_area:
+            # An edge outline crossed by a finger runs along the card's edge and out
+            # round the finger and back, enclosing little: its hull holds the card.
+            enclosed = hull_area if of_lines else area
+            if enclosed < FILL * quad_area or quad_area > 1.35 * hull_area:
                 continue
             if not _card_shaped(quad, min_side) or _frame_edge(quad, shape):
                 continue
@@ -380,17 +399,19 @@ def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_
     return [quads[i] for i in kept]
 
 
-def _fit_quads(contour: np.ndarray, hull: np.ndarray, of_edges: bool) -> list[np.ndarray]:
+def _fit_quads(contour: np.ndarray, hull: np.ndarray, of_edges: bool
+               ) -> list[tuple[np.ndarray, bool]]:
     """Four corners for an outline: its hull's if that has four, and for an outline of
     the edge map a few guesses from its longest straight runs if it does not fill its
-    hull (a finger across the card adds its own outline to the card's)."""
+    hull (a finger across the card adds its own outline to the card's); each with
+    whether it is such a guess."""
     perimeter = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.02 * perimeter, True).reshape(-1, 2).astype(np.float32)
     if len(poly) > 8:  # a round blob, not a card with a corner hidden
         return []
-    quads = [poly] if len(poly) == 4 else []
+    quads = [(poly, False)] if len(poly) == 4 else []
     if of_edges and (not quads or cv2.contourArea(contour) < 0.9 * cv2.contourArea(hull)):
-        quads += _fit_lines(contour, perimeter)
+        quads += [(quad, True) for quad in _fit_lines(contour, perimeter)]
     return quads
 
 
@@ -529,9 +550,15 @@ def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]
     kept: list[FoundCard] = []
     for f in found:
         if all(_overlap(f, k) < 0.5 for k in kept):
-            parts = [g for g in others if g is not f and g.support >= 0.8
-                     and ALTERNATIVE * f.area < g.area < SAME * f.area and _inside(g.corners, f) > 0.7]
-            kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts[:PARTS])))
+            parts: list[FoundCard] = []
+            for g in others:
+                # Two outlines of one card inside (its edge, its border's inner line) are
+                # one part: the parts are the different cards it may be.
+                if (len(parts) < PARTS and g is not f and g.support >= 0.8
+                        and ALTERNATIVE * f.area < g.area < SAME * f.area and _inside(g.corners, f) > 0.7
+                        and all(_overlap(g, p) < 0.5 for p in parts)):
+                    parts.append(g)
+            kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts)))
     return kept
 
 

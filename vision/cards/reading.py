@@ -88,12 +88,14 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
             # like a card of the deck than the whole are looked at closely.
             named: list[SeenCard] = []
             taken: list[FoundCard] = []
+            # The whole is no card lying over its parts: the parts are judged without it.
+            rest = [c for c in cards if c is not found]
             for part in found.parts:
                 if any(part.overlap(t) > 0.2 for t in taken):
                     continue
                 if deck.distance(Face.of(seen_card(frame, part.corners))) > PART_NEARER * match.distance:
                     continue
-                inside, _ = _seen(frame, part, deck, cards)
+                inside, _ = _seen(frame, part, deck, rest)
                 if inside.name is not None:
                     named.append(inside)
                     taken.append(part)
