@@ -48,6 +48,7 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 _T = 24  # a shape's cut-out, pixels a side
 _SPAN = 2.4  # ... covering this many of the shape's spreads either side of its centre
 _TURNS = 24
+_UNSURE = 0.2  # a die's median grey nearer one end of its range by under this share: unsure
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 
 
@@ -60,6 +61,7 @@ class _Shape:
     """A symbol (or what may be one) on a die: where, how large, and its cut-out."""
 
     blob: int
+    dark: bool  # dark marks (on a light die), or light ones
     centre: tuple[float, float]
     spread: float  # root mean square distance of its ink from its centre, pixels
     mass: float  # its ink, summed
@@ -98,8 +100,10 @@ def _cut(ink: np.ndarray, centre: tuple[float, float], a: np.ndarray) -> np.ndar
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
-def _shapes(view: View) -> list[_Shape]:
-    """The shapes on the dice of a view, each die's of the kind of marks it has."""
+def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
+    """The shapes on the dice of a view, each die's of the kind of marks it has; with
+    ``both_when_unsure``, both kinds on dice whose grey levels do not tell it plainly (the
+    reader then keeps the kind that looks more like a taught face)."""
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY) if view.image.ndim == 3 else view.image
     side = view.side
     h, w = gray.shape
@@ -120,11 +124,14 @@ def _shapes(view: View) -> list[_Shape]:
     total = np.maximum(cdf[:, -1:], 1)
     lo, mid, hi = ((cdf >= q * total).argmax(1) for q in (0.05, 0.5, 0.95))
     dark_die = np.where(cdf[:, -1] >= 16, mid - lo >= hi - mid, True)
+    # A yellow die at a slant shows a shaded side face about as large as its top face: its
+    # median grey lies halfway between the ink and the top face, and does not tell.
+    unsure = both_when_unsure & (np.abs((mid - lo) - (hi - mid)) < _UNSURE * np.maximum(hi - lo, 1))
     grow = max(1, round(0.04 * side))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
     out = []
     for dark, (response, marks) in found.items():
-        marks = marks * (dark_die[view.body] == dark)
+        marks = marks * ((dark_die == dark) | unsure)[view.body]
         # Strokes close together are one symbol (a hammer's head and handle).
         n, joined = cv2.connectedComponents(cv2.dilate(marks, kernel), connectivity=8)
         points = cv2.findNonZero(marks)
@@ -158,7 +165,7 @@ def _shapes(view: View) -> list[_Shape]:
             own = ink_image[y0:y1, x0:x1] * (joined[y0:y1, x0:x1] == k)
             steps = _cut_steps(np.array([[cxx[k], cxy[k]], [cxy[k], cyy[k]]]))
             patch = _normalise(_cut(own, (cx[k] - x0, cy[k] - y0), steps).reshape(1, -1))[0]
-            out.append(_Shape(blob, (float(cx[k]), float(cy[k])), float(spread[k]),
+            out.append(_Shape(blob, dark, (float(cx[k]), float(cy[k])), float(spread[k]),
                               float(mass[k]), patch, steps))
     return out
 
@@ -273,15 +280,24 @@ class TaughtFaces:
         """
         threshold = self.threshold if threshold is None else threshold
         by_blob: dict[int, list[tuple[float, float, float, FaceRead]]] = {}
-        for shape in _shapes(view):
-            scores, squashes = self._scores(shape)
-            # A match is its example seen through a map. A top face is seen nearly square
-            # on, so its own example needs little squashing to match it, while another
-            # face's example can often be squashed into a fair match: faces are ranked, and
-            # told apart, by their scores weighed by how little squashing their matches
-            # need. (How squashed the shape itself is, a side face's much, is told by the
-            # example it matches best.)
-            weighed = scores * np.sqrt(squashes)
+        shapes = _shapes(view, both_when_unsure=True)
+        matches = [self._scores(shape) for shape in shapes]
+        # A match is its example seen through a map. A top face is seen nearly square on,
+        # so its own example needs little squashing to match it, while another face's
+        # example can often be squashed into a fair match: faces are ranked, and told
+        # apart, by their scores weighed by how little squashing their matches need. (How
+        # squashed the shape itself is, a side face's much, is told by the example it
+        # matches best.)
+        weighed_all = [scores * np.sqrt(squashes) for scores, squashes in matches]
+        # A die whose kind of marks its grey levels did not tell has shapes of both kinds:
+        # its kind is the one with the shape most like a taught face.
+        kind: dict[int, tuple[float, bool]] = {}
+        for shape, weighed in zip(shapes, weighed_all):
+            kind[shape.blob] = max(kind.get(shape.blob, (-1.0, shape.dark)),
+                                   (float(weighed.max()), shape.dark))
+        for shape, (scores, squashes), weighed in zip(shapes, matches, weighed_all):
+            if shape.dark != kind[shape.blob][1]:
+                continue
             order = np.argsort(weighed)[::-1]
             best, squash = float(scores[order[0]]), float(squashes[np.argmax(scores)])
             margin = float(weighed[order[0]] - weighed[order[1]]) if len(order) > 1 else 1.0
