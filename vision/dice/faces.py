@@ -49,6 +49,7 @@ _T = 24  # a shape's cut-out, pixels a side
 _SPAN = 2.4  # ... covering this many of the shape's spreads either side of its centre
 _TURNS = 24
 _UNSURE = 0.2  # a die's median grey nearer one end of its range by under this share: unsure
+_TIE = 0.05  # correlations this close are a tie
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 
 
@@ -170,6 +171,22 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     return out
 
 
+def _front_face(centre: tuple[float, float], others: list[tuple[float, float]],
+                view: View) -> bool:
+    """Whether a shape is the face of its die towards the camera. A camera looks at the
+    table from its near side, so that face shows below the top face, and is seen squashed
+    about as much as the top face at a steep slant: what tells it is the die below it,
+    which ends within half a die (a top face has its front face below it as well, or the
+    die in front of it)."""
+    x, y = centre
+    above = any(0.3 * view.side <= y - oy <= 0.8 * view.side and abs(x - ox) < y - oy
+                for ox, oy in others)
+    if not above:
+        return False
+    column = view.body[int(y):int(y + 0.5 * view.side) + 1, int(x)]
+    return bool((column == 0).any())
+
+
 def _whole_image_view(image: np.ndarray) -> View:
     """A view of an image that is all one die (a face already cut out)."""
     h, w = image.shape[:2]
@@ -286,7 +303,7 @@ class TaughtFaces:
         # so its own example needs little squashing to match it, while another face's
         # example can often be squashed into a fair match: faces are ranked, and told
         # apart, by their scores weighed by how little squashing their matches need. (How
-        # squashed the shape itself is, a side face's much, is told by the example it
+        # squashed the shape itself is, a side face's much, is told by the examples it
         # matches best.)
         weighed_all = [scores * np.sqrt(squashes) for scores, squashes in matches]
         # A die whose kind of marks its grey levels did not tell has shapes of both kinds:
@@ -299,7 +316,11 @@ class TaughtFaces:
             if shape.dark != kind[shape.blob][1]:
                 continue
             order = np.argsort(weighed)[::-1]
-            best, squash = float(scores[order[0]]), float(squashes[np.argmax(scores)])
+            # How squashed the shape is: as its best match needs, or, of matches about as
+            # good (a tree and a hammer, cut out through their spread, correlate alike), the
+            # least squashed.
+            best = float(scores[order[0]])
+            squash = float(squashes[scores >= scores.max() - _TIE].max())
             margin = float(weighed[order[0]] - weighed[order[1]]) if len(order) > 1 else 1.0
             if best < 0.3 or squash < 0.5:
                 continue  # like no taught face at all, or a side face
@@ -310,6 +331,8 @@ class TaughtFaces:
             by_blob.setdefault(shape.blob, []).append((squash, best, shape.mass, read))
         out: list[tuple[int, FaceRead]] = []
         for blob, reads in by_blob.items():
+            reads = [r for r in reads if not _front_face(r[3].centre, [k.centre for *_, k in reads],
+                                                         view)]
             # Of shapes close together, the least squashed is the top face; another shape
             # nearly a die away is the top face of a die behind it (seen at a slant) only
             # if it reads surely, is as little squashed and has not much less ink (a side
