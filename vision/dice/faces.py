@@ -204,7 +204,7 @@ def face_shapes(image: np.ndarray) -> list[_Shape]:
     many as the blob holds dice, apart from each other)."""
     blobs = find_blobs(image)
     if len(blobs):
-        view = blobs.view(image, FACE_SIDE, enlarge=True)  # as the reader sees dice
+        view = blobs.view(image, FACE_SIDE)
     elif max(image.shape[:2]) <= CROP_MAX:
         view = _whole_image_view(image)  # a face already cut out, with no tray around
     else:

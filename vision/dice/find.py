@@ -91,14 +91,13 @@ class Blobs:
     def __len__(self) -> int:
         return len(self.boxes)
 
-    def view(self, frame: Image, side: float, *, enlarge: bool = False) -> View:
-        """The frame scaled so that a die is about ``side`` pixels (enlarged only if
-        ``enlarge``), with the blobs at that scale."""
+    def view(self, frame: Image, side: float) -> View:
+        """The frame scaled so that a die is about ``side`` pixels (never enlarged), with
+        the blobs at that scale."""
         h, w = frame.shape[:2]
-        f = side / self.side if enlarge else min(1.0, side / self.side)
+        f = min(1.0, side / self.side)
         size = (max(1, round(w * f)), max(1, round(h * f)))
-        image = (frame if f == 1.0 else shrink(frame, size) if f < 1.0
-                 else cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR))
+        image = frame if f == 1.0 else shrink(frame, size)
         # The dice as found, a little grown: a die found only in part still has its marks.
         grow = max(1, round(0.1 * side))
         body = cv2.dilate(cv2.resize(self.labels, size, interpolation=cv2.INTER_NEAREST),

@@ -106,10 +106,7 @@ class DiceReader:
             view = blobs.view(frame, READ_SIDE)
             reads = read_pip_faces(view, threshold=self.threshold)
         else:
-            # Symbols are strokes a few pixels wide on small dice: they are read on a copy
-            # enlarged if need be, so a far die's strokes are measured, joined and cut out
-            # as a near one's.
-            view = blobs.view(frame, faces.read_side, enlarge=True)  # type: ignore[attr-defined]
+            view = blobs.view(frame, faces.read_side)  # type: ignore[attr-defined]
             reads = faces.read_view(view, threshold=self.threshold)  # type: ignore[attr-defined]
         size = (frame.shape[1], frame.shape[0])
         f = view.scale
