@@ -48,6 +48,8 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 _T = 24  # a shape's cut-out, pixels a side
 _SPAN = 2.4  # ... covering this many of the shape's spreads either side of its centre
 _TURNS = 24
+_UNSURE = 0.2  # a die's median grey nearer one end of its range by under this share: unsure
+_TIE = 0.05  # correlations this close are a tie
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 
 
@@ -60,6 +62,7 @@ class _Shape:
     """A symbol (or what may be one) on a die: where, how large, and its cut-out."""
 
     blob: int
+    dark: bool  # dark marks (on a light die), or light ones
     centre: tuple[float, float]
     spread: float  # root mean square distance of its ink from its centre, pixels
     mass: float  # its ink, summed
@@ -77,11 +80,13 @@ def _normalise(rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
 
 
 def _cut_steps(cov: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The image steps of one cut-out pixel for ink of covariance ``cov``: its square root
-    (so the same symbol seen squashed on a tilted face, or from further away, gives the
-    same cut-out, only turned), sized so that the cut-out spans ``_SPAN`` spreads."""
+    """The image steps of one cut-out pixel for ink of covariance ``cov`` (n×2×2, one per
+    shape): its square root (so the same symbol seen squashed on a tilted face, or from
+    further away, gives the same cut-out, only turned), sized so that the cut-out spans
+    ``_SPAN`` spreads."""
     vals, vecs = np.linalg.eigh(cov)
-    root = vecs @ np.diag(np.sqrt(np.maximum(vals, 0.05 * vals.max()))) @ vecs.T
+    vals = np.sqrt(np.maximum(vals, 0.05 * vals.max(-1, keepdims=True)))
+    root = (vecs * vals[:, None, :]) @ vecs.transpose(0, 2, 1)
     steps: NDArray[np.float64] = (2 * _SPAN / _T) * np.sqrt(2) * root
     return steps
 
@@ -98,8 +103,10 @@ def _cut(ink: np.ndarray, centre: tuple[float, float], a: np.ndarray) -> np.ndar
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
-def _shapes(view: View) -> list[_Shape]:
-    """The shapes on the dice of a view, each die's of the kind of marks it has."""
+def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
+    """The shapes on the dice of a view, each die's of the kind of marks it has; with
+    ``both_when_unsure``, both kinds on dice whose grey levels do not tell it plainly (the
+    reader then keeps the kind that looks more like a taught face)."""
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY) if view.image.ndim == 3 else view.image
     side = view.side
     h, w = gray.shape
@@ -120,11 +127,14 @@ def _shapes(view: View) -> list[_Shape]:
     total = np.maximum(cdf[:, -1:], 1)
     lo, mid, hi = ((cdf >= q * total).argmax(1) for q in (0.05, 0.5, 0.95))
     dark_die = np.where(cdf[:, -1] >= 16, mid - lo >= hi - mid, True)
+    # A yellow die at a slant shows a shaded side face about as large as its top face: its
+    # median grey lies halfway between the ink and the top face, and does not tell.
+    unsure = both_when_unsure & (np.abs((mid - lo) - (hi - mid)) < _UNSURE * np.maximum(hi - lo, 1))
     grow = max(1, round(0.04 * side))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
-    out = []
+    out: list[_Shape] = []
     for dark, (response, marks) in found.items():
-        marks = marks * (dark_die[view.body] == dark)
+        marks = marks * ((dark_die == dark) | unsure)[view.body]
         # Strokes close together are one symbol (a hammer's head and handle).
         n, joined = cv2.connectedComponents(cv2.dilate(marks, kernel), connectivity=8)
         points = cv2.findNonZero(marks)
@@ -145,22 +155,42 @@ def _shapes(view: View) -> list[_Shape]:
         ok = (count >= 0.01 * side * side) & (spread >= 0.05 * side) & (spread <= 0.45 * side)
         ok[0] = False
         ink_image = response.astype(np.float32)
-        for k in np.nonzero(ok)[0]:
-            px = int(np.clip(round(cx[k]), 0, w - 1))
-            py = int(np.clip(round(cy[k]), 0, h - 1))
-            blob = int(view.body[py, px])
-            if blob == 0:
-                continue
+        ids = np.nonzero(ok)[0]
+        at_x = np.clip(np.round(cx[ids]), 0, w - 1).astype(int)
+        at_y = np.clip(np.round(cy[ids]), 0, h - 1).astype(int)
+        blobs = view.body[at_y, at_x]
+        ids, at_x, at_y, blobs = ids[blobs > 0], at_x[blobs > 0], at_y[blobs > 0], blobs[blobs > 0]
+        all_steps = _cut_steps(np.stack([np.stack([cxx[ids], cxy[ids]], -1),
+                                         np.stack([cxy[ids], cyy[ids]], -1)], -2))
+        cuts = []
+        for k, px, py, steps in zip(ids, at_x, at_y, all_steps):
             # The shape's own ink only (faint strokes near its marks included), not its
             # neighbours' (the die's edge, a side face).
             r = int(np.ceil(1.5 * _SPAN * spread[k] * 2)) + 2
             x0, y0, x1, y1 = max(0, px - r), max(0, py - r), min(w, px + r + 1), min(h, py + r + 1)
             own = ink_image[y0:y1, x0:x1] * (joined[y0:y1, x0:x1] == k)
-            steps = _cut_steps(np.array([[cxx[k], cxy[k]], [cxy[k], cyy[k]]]))
-            patch = _normalise(_cut(own, (cx[k] - x0, cy[k] - y0), steps).reshape(1, -1))[0]
-            out.append(_Shape(blob, (float(cx[k]), float(cy[k])), float(spread[k]),
-                              float(mass[k]), patch, steps))
+            cuts.append(_cut(own, (cx[k] - x0, cy[k] - y0), steps).ravel())
+        patches = _normalise(np.array(cuts).reshape(len(cuts), _T * _T))
+        out.extend(_Shape(int(blob), dark, (float(cx[k]), float(cy[k])), float(spread[k]),
+                          float(mass[k]), patch, steps)
+                   for k, blob, patch, steps in zip(ids, blobs, patches, all_steps))
     return out
+
+
+def _front_face(centre: tuple[float, float], others: list[tuple[float, float]],
+                view: View) -> bool:
+    """Whether a shape is the face of its die towards the camera. A camera looks at the
+    table from its near side, so that face shows below the top face, and is seen squashed
+    about as much as the top face at a steep slant: what tells it is the die below it,
+    which ends within half a die (a top face has its front face below it as well, or the
+    die in front of it)."""
+    x, y = centre
+    above = any(0.3 * view.side <= y - oy <= 0.8 * view.side and abs(x - ox) < y - oy
+                for ox, oy in others)
+    if not above:
+        return False
+    column = view.body[int(y):int(y + 0.5 * view.side) + 1, int(x)]
+    return bool((column == 0).any())
 
 
 def _whole_image_view(image: np.ndarray) -> View:
@@ -249,20 +279,23 @@ class TaughtFaces:
                                   "such as hammer/, snake/, tree/)")
         return cls(examples, threshold=threshold)
 
-    def _scores(self, shape: _Shape) -> tuple[np.ndarray, np.ndarray]:
-        """The best correlation of a shape with each face (−1 where none was taught), and
-        how squashed the shape is next to each face's example it matches best (1: not at
-        all; a die's top face is barely squashed, its side faces are, much)."""
-        scores = self._templates @ shape.patch
-        best = [int(start + np.argmax(scores[start:end]))
-                for start, end in zip(self._runs[:-1], self._runs[1:])]
+    def _scores(self, shapes: list[_Shape]) -> tuple[np.ndarray, np.ndarray]:
+        """The best correlation of each shape with each face (shapes × faces), and how
+        squashed the shape is next to each face's example it matches best (1: not at all;
+        a die's top face is barely squashed, its side faces are, much)."""
+        patches = np.array([shape.patch for shape in shapes]).reshape(len(shapes), _T * _T)
+        scores = self._templates @ patches.T
+        best = np.array([start + np.argmax(scores[start:end], 0)
+                         for start, end in zip(self._runs[:-1], self._runs[1:])]).T
         # The singular values' ratio of each 2×2 map, in closed form: their squares sum to
         # its squared norm and multiply to its squared determinant.
-        maps = shape.cut @ self._back[best]
-        norm = (maps ** 2).sum((1, 2))
-        det = np.abs(maps[:, 0, 0] * maps[:, 1, 1] - maps[:, 0, 1] * maps[:, 1, 0])
+        cuts = np.array([shape.cut for shape in shapes]).reshape(len(shapes), 1, 2, 2)
+        maps = cuts @ self._back[best]
+        norm = (maps ** 2).sum((2, 3))
+        det = np.abs(maps[..., 0, 0] * maps[..., 1, 1] - maps[..., 0, 1] * maps[..., 1, 0])
         root = np.sqrt(np.maximum(norm * norm - 4 * det * det, 0))
-        return scores[best], np.sqrt(np.maximum(norm - root, 0) / np.maximum(norm + root, 1e-18))
+        squashes = np.sqrt(np.maximum(norm - root, 0) / np.maximum(norm + root, 1e-18))
+        return np.take_along_axis(scores.T, best, 1), squashes
 
     def read_view(self, view: View, *, threshold: float | None = None) -> list[tuple[int, FaceRead]]:
         """Every top face on the dice of a view: (blob, face) pairs in view pixels.
@@ -273,27 +306,44 @@ class TaughtFaces:
         """
         threshold = self.threshold if threshold is None else threshold
         by_blob: dict[int, list[tuple[float, float, float, FaceRead]]] = {}
-        for shape in _shapes(view):
-            scores, squashes = self._scores(shape)
-            # A match is its example seen through a map. A top face is seen nearly square
-            # on, so its own example needs little squashing to match it, while another
-            # face's example can often be squashed into a fair match: faces are ranked, and
-            # told apart, by their scores weighed by how little squashing their matches
-            # need. (How squashed the shape itself is, a side face's much, is told by the
-            # example it matches best.)
-            weighed = scores * np.sqrt(squashes)
-            order = np.argsort(weighed)[::-1]
-            best, squash = float(scores[order[0]]), float(squashes[np.argmax(scores)])
-            margin = float(weighed[order[0]] - weighed[order[1]]) if len(order) > 1 else 1.0
-            if best < 0.3 or squash < 0.5:
-                continue  # like no taught face at all, or a side face
-            confidence = float(np.clip((best - 0.3) / 0.3, 0, 1) * np.clip(margin / 0.1, 0, 1)
-                               * np.clip((squash - 0.5) / 0.15, 0, 1))
-            name = self.names[order[0]] if confidence >= threshold else "unknown"
-            read = FaceRead(name, confidence, shape.centre, 1, view.side)
-            by_blob.setdefault(shape.blob, []).append((squash, best, shape.mass, read))
+        shapes = _shapes(view, both_when_unsure=True)
+        scores, squashes = self._scores(shapes)
+        # A match is its example seen through a map. A top face is seen nearly square on,
+        # so its own example needs little squashing to match it, while another face's
+        # example can often be squashed into a fair match: faces are ranked, and told
+        # apart, by their scores weighed by how little squashing their matches need. (How
+        # squashed the shape itself is, a side face's much, is told by the examples it
+        # matches best.)
+        weighed = scores * np.sqrt(squashes)
+        # A die whose kind of marks its grey levels did not tell has shapes of both kinds:
+        # its kind is the one with the shape most like a taught face.
+        kind: dict[int, tuple[float, bool]] = {}
+        for shape, most in zip(shapes, weighed.max(1, initial=-1.0)):
+            kind[shape.blob] = max(kind.get(shape.blob, (-1.0, shape.dark)),
+                                   (float(most), shape.dark))
+        rows = np.arange(len(shapes))
+        order = np.argsort(-weighed, 1)
+        face = order[:, 0]
+        best = scores[rows, face]
+        # How squashed the shape is: as its best match needs, or, of matches about as good
+        # (a tree and a hammer, cut out through their spread, correlate alike), the least.
+        squash = np.where(scores >= scores.max(1, initial=-1.0, keepdims=True) - _TIE,
+                          squashes, 0.0).max(1, initial=0.0)
+        margin = weighed[rows, face] - weighed[rows, order[:, 1]] if len(self.names) > 1 \
+            else np.ones(len(shapes))
+        confidence = (np.clip((best - 0.3) / 0.3, 0, 1) * np.clip(margin / 0.1, 0, 1)
+                      * np.clip((squash - 0.5) / 0.15, 0, 1))
+        for k, shape in enumerate(shapes):
+            if shape.dark != kind[shape.blob][1] or best[k] < 0.3 or squash[k] < 0.5:
+                continue  # the die's other kind of marks, like no taught face, or a side face
+            name = self.names[face[k]] if confidence[k] >= threshold else "unknown"
+            read = FaceRead(name, float(confidence[k]), shape.centre, 1, view.side)
+            by_blob.setdefault(shape.blob, []).append((float(squash[k]), float(best[k]),
+                                                       shape.mass, read))
         out: list[tuple[int, FaceRead]] = []
         for blob, reads in by_blob.items():
+            reads = [r for r in reads if not _front_face(r[3].centre, [k.centre for *_, k in reads],
+                                                         view)]
             # Of shapes close together, the least squashed is the top face; another shape
             # nearly a die away is the top face of a die behind it (seen at a slant) only
             # if it reads surely, is as little squashed and has not much less ink (a side
