@@ -1,13 +1,14 @@
 """Dice reading: accuracy per set and time per frame.
 
-    python -m benchmarks.vision_dice [--quick] [--by]
+    python -m benchmarks.vision_dice [--quick] [--by] [--turned]
 
 Sets: the real webcam photos in ``tests/data/dice-webcam`` (white pip dice on wood; the
 few labels that are wrong corrected by ``tests/vision/webcam_errata.toml``), and
 rendered sets at 1280×720 and at 640×480 of pip dice (every die colour, tray, tilt, blur and
 glare the renderer draws) and of Runecast dice read with faces taught from a rendered face
 folder. ``--by`` adds the rendered pip dice's accuracy per condition (die colour, tray, tilt,
-blur, touching). Timing: frames of 1280×720 with 32 dice, on one core (OpenCV's own
+blur, touching); ``--turned`` the webcam photos turned and mirrored, as if the camera
+stood at another side of the table (the reader assumes the near side: docs/vision.md). Timing: frames of 1280×720 with 32 dice, on one core (OpenCV's own
 threads are switched off), wall clock and the process's own CPU time (which a busy machine
 inflates less).
 """
@@ -84,6 +85,23 @@ def rendered_set(seeds: range, **kwargs: object) -> Iterator[Sample]:
         yield scene.image, [Labelled(d.face, d.box) for d in scene.dice]
 
 
+def turned(samples: Iterator[Sample], turn: str) -> Iterator[Sample]:
+    """``samples`` turned clockwise by ``turn`` ("90", "180", "270") or "mirrored" left to
+    right, their labels with them."""
+    for image, labels in samples:
+        h, w = image.shape[:2]
+        out = []
+        for label in labels:
+            x, y, bw, bh = label.box
+            box = {"90": (h - y - bh, x, bh, bw), "180": (w - x - bw, h - y - bh, bw, bh),
+                   "270": (y, w - x - bw, bh, bw), "mirrored": (w - x - bw, y, bw, bh)}[turn]
+            out.append(Labelled(label.label, box))
+        yield (cv2.flip(image, 1) if turn == "mirrored" else cv2.rotate(image, _ROTATIONS[turn])), out
+
+
+_ROTATIONS = {"90": cv2.ROTATE_90_CLOCKWISE, "180": cv2.ROTATE_180, "270": cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
 def score(reader: DiceReader, samples: Iterator[Sample]) -> tuple[Score, list[float]]:
     total, times = Score(), []
     for image, truth in samples:
@@ -136,6 +154,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller sets")
     parser.add_argument("--by", action="store_true", help="rendered pip dice per condition")
+    parser.add_argument("--turned", action="store_true", help="webcam photos turned and mirrored")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     n = 20 if args.quick else 100
@@ -160,6 +179,11 @@ def main(argv: list[str] | None = None) -> None:
         if name.startswith("webcam"):
             webcam = webcam.add(result)
     print(f"  {'webcam photos (real), all':34s} {webcam}")
+    if args.turned:
+        print("Webcam photos (real), all, turned clockwise or mirrored")
+        for turn in ("90", "180", "270", "mirrored"):
+            result, _ = score(pips, turned(webcam_set(WEBCAM), turn))
+            print(f"  {turn:34s} {result}")
     if args.by:
         print("Rendered pip dice, read right per condition (1280×720)")
         for key, (right, total) in sorted(conditions(

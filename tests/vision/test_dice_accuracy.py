@@ -12,8 +12,8 @@ from pathlib import Path
 import cv2
 import pytest
 
-from benchmarks.vision_dice import (PIP_NAMES, WEBCAM, corrected, rendered_set, score, webcam_errata,
-                                    webcam_set)
+from benchmarks.vision_dice import (PIP_NAMES, WEBCAM, corrected, rendered_set, score, turned,
+                                    webcam_errata, webcam_set)
 from tests.vision.conftest import RUNE_STYLE
 from vision.dice.faces import TaughtFaces
 from vision.dice.reader import DiceReader
@@ -24,6 +24,16 @@ from vision.evaluate import Score, read_yolo
 def test_webcam_photos() -> None:
     result, _ = score(DiceReader(), webcam_set(WEBCAM / "Valid"))
     assert result.truths == 256  # (255 labels, and one die left unlabelled: see the errata)
+    assert result.recall >= 0.99
+    assert result.precision >= 0.99
+    assert result.accuracy >= 0.99
+
+
+def test_webcam_photos_mirrored() -> None:
+    """Nothing assumes which way left and right lie: mirrored, the photos read as upright.
+    (Turned a quarter or half turn they do not: docs/vision.md, open gaps.)"""
+    result, _ = score(DiceReader(), turned(webcam_set(WEBCAM / "Valid"), "mirrored"))
+    assert result.truths == 256
     assert result.recall >= 0.99
     assert result.precision >= 0.99
     assert result.accuracy >= 0.99
