@@ -36,6 +36,7 @@ from vision.dice.faces import TaughtFaces
 from vision.dice.reader import DiceReader
 from vision.dice.render import DIE_STYLES, Scene, render_scene, write_face_folder
 from vision.evaluate import Labelled, Score, match, read_yolo
+from vision.sources import turned
 
 WEBCAM = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-webcam"
 ERRATA = Path(__file__).resolve().parent.parent / "tests" / "vision" / "webcam_errata.toml"
@@ -85,7 +86,7 @@ def rendered_set(seeds: range, **kwargs: object) -> Iterator[Sample]:
         yield scene.image, [Labelled(d.face, d.box) for d in scene.dice]
 
 
-def turned(samples: Iterator[Sample], turn: str) -> Iterator[Sample]:
+def turned_set(samples: Iterator[Sample], turn: str) -> Iterator[Sample]:
     """``samples`` turned clockwise by ``turn`` ("90", "180", "270") or "mirrored" left to
     right, their labels with them."""
     for image, labels in samples:
@@ -96,10 +97,7 @@ def turned(samples: Iterator[Sample], turn: str) -> Iterator[Sample]:
             box = {"90": (h - y - bh, x, bh, bw), "180": (w - x - bw, h - y - bh, bw, bh),
                    "270": (y, w - x - bw, bh, bw), "mirrored": (w - x - bw, y, bw, bh)}[turn]
             out.append(Labelled(label.label, box))
-        yield (cv2.flip(image, 1) if turn == "mirrored" else cv2.rotate(image, _ROTATIONS[turn])), out
-
-
-_ROTATIONS = {"90": cv2.ROTATE_90_CLOCKWISE, "180": cv2.ROTATE_180, "270": cv2.ROTATE_90_COUNTERCLOCKWISE}
+        yield (cv2.flip(image, 1) if turn == "mirrored" else turned(image, int(turn))), out
 
 
 def score(reader: DiceReader, samples: Iterator[Sample]) -> tuple[Score, list[float]]:
@@ -182,7 +180,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.turned:
         print("Webcam photos (real), all, turned clockwise or mirrored")
         for turn in ("90", "180", "270", "mirrored"):
-            result, _ = score(pips, turned(webcam_set(WEBCAM), turn))
+            result, _ = score(pips, turned_set(webcam_set(WEBCAM), turn))
             print(f"  {turn:34s} {result}")
     if args.by:
         print("Rendered pip dice, read right per condition (1280×720)")

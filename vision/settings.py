@@ -14,6 +14,7 @@ companion's file, and the broker as the companion's ``[table]`` and ``[mqtt]`` n
     height = 720
     fps = 10.0
     retry = "2s"          # how often a missing camera is tried again
+    turn = 0              # degrees clockwise (0, 90, 180, 270) that bring the tray's far side to the top
 
     [vision]
     username = "vision-table1"        # the camera's own broker user (runes-broker add vision)
@@ -53,6 +54,7 @@ from typing import Annotated
 from companion.config import Config, Range, Seconds, journal_path, load_config, read_section
 from companion.mqtt.client import MqttConfig
 from companion.table import TableConfig
+from vision.sources import Turn
 
 __all__ = ["CameraConfig", "CardsConfig", "VisionConfig", "broker_settings", "cards_settings",
            "load_settings", "tray_path"]
@@ -65,6 +67,9 @@ class CameraConfig:
     height: Annotated[int, Range(1)] = 720
     fps: Annotated[float, Range(0, exclusive_minimum=True)] = 10.0
     retry: Annotated[Seconds, Range(0, exclusive_minimum=True)] = 2.0
+    turn: Turn = 0
+    """Each frame is turned clockwise by this much, so that the tray's far side is at the
+    top of the picture, where the dice reader expects it (:func:`vision.sources.turned`)."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -271,6 +271,19 @@ class ReplaySource(FrameSource):
         if self._video is not None:
             self._video.release()
             self._video = None
+
+
+Turn = Literal[0, 90, 180, 270]
+_QUARTER_TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180,
+                  270: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
+def turned(frame: np.ndarray, degrees: Turn) -> np.ndarray:
+    """``frame`` turned clockwise by ``degrees``. The dice readers take the tray's far side
+    to be at the top of the picture (a side face shows below its die's top face); a camera
+    mounted at another side of the tray is turned to match, as ``[camera] turn`` says.
+    Measured in docs/vision.md: read upside down, the webcam set loses six points."""
+    return frame if degrees == 0 else cv2.rotate(frame, _QUARTER_TURNS[degrees])
 
 
 def open_source(spec: str, *, width: int = 1280, height: int = 720, retry: float = 2.0,

@@ -51,7 +51,7 @@ from vision.publish import VisionPublisher, scaled
 from vision.settings import (VisionConfig, broker_settings, cards_settings, load_settings,
                              tray_path)
 from vision.settle import Settler, settled_stream
-from vision.sources import FrameSource, open_source
+from vision.sources import FrameSource, open_source, turned
 from vision.tray import CalibrationError, Tray, calibrate
 
 __all__ = ["Requests", "TrayReader", "TrayReading", "register"]
@@ -275,7 +275,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     settler: Settler[TrayReading] = Settler(args.frames or settings.settle_frames, settings.motion)
 
     def views() -> Iterator[np.ndarray]:
-        for raw in _frames(source, stop, watchdog, publisher.seeing if publisher else None):
+        for frame in _frames(source, stop, watchdog, publisher.seeing if publisher else None):
+            raw = turned(frame, camera.turn)
             if requests is not None:
                 requests.frame(raw)
             yield dice.tray.view(raw) if dice.tray else raw

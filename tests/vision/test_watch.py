@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.vision_dice import WEBCAM
 from companion.demo.samples import card_photo, deck_folder, dice_photo, face_folder
 from tests.support.broker import SecureBroker
 from tests.support.camera import empty_tray, picture, show
@@ -248,3 +249,25 @@ def test_a_wrong_setting_is_named_not_a_traceback(
     config.write_text(setting.format(tmp=tmp_path))
     assert main(["watch", "--publish", "--source", str(tmp_path), "--config", str(config)]) == 2
     assert named in capsys.readouterr().err
+
+
+def test_a_camera_at_the_far_side_is_turned_as_the_settings_say(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``[camera] turn = 180``: every frame is turned before it is read (and calibrated,
+    and previewed), so a camera on the far side reads as one on the near side: two 4s that
+    read as a 4 and a 6 upside down."""
+    replay = tmp_path / "replay"
+    replay.mkdir()
+    far_side = cv2.rotate(cv2.imread(str(WEBCAM / "Valid" / "valid_28.jpg")), cv2.ROTATE_180)
+    for name in ("a.png", "b.png"):
+        cv2.imwrite(str(replay / name), far_side)
+    counts = {}
+    for turn in (0, 180):
+        config = tmp_path / f"turn-{turn}.toml"
+        config.write_text(f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n'
+                          f"[camera]\nturn = {turn}\n")  # (no tray calibration beside it)
+        assert main(["watch", "--source", str(replay), "--config", str(config), "--frames", "1"]) == 0
+        (line,) = capsys.readouterr().out.splitlines()
+        counts[turn] = json.loads(line)["counts"]
+    assert counts[180] == {"4": 2}
+    assert counts[0] != counts[180]

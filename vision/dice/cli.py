@@ -18,6 +18,7 @@ from vision.dice.faces import FaceFolderError, TaughtFaces, teach
 from vision.dice.reader import DiceReader, DiceReading
 from vision.dice.render import RUNE_FACES, write_face_folder, write_scene_set
 from vision.overlay import draw_overlay
+from vision.sources import turned
 from vision.tray import CalibrationError, Tray, calibrate, marker_sheet
 
 __all__ = ["make_reader", "overlay", "register"]
@@ -62,6 +63,7 @@ def _cmd_dice(args: argparse.Namespace) -> int:
             status = 1
         else:
             start = time.perf_counter()
+            frame = turned(frame, args.turn)
             view = reader.tray.view(frame) if reader.tray else frame
             reading = reader.read(view)
             result.update(reading.to_json(), ms=round((time.perf_counter() - start) * 1000, 1))
@@ -129,6 +131,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--threshold", type=float, default=0.5,
                    help="confidence below which a die is unknown (default 0.5)")
     p.add_argument("--overlay", metavar="DIR", help="also write the overlay images here")
+    p.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
+                   help="turn each photo clockwise by this many degrees first, to bring the "
+                        "tray's far side to the top (boxes are in the turned photo)")
     p.set_defaults(run=_cmd_dice)
 
     p = sub.add_parser("teach", help="cut the dice out of photos of one face into a face folder")
