@@ -5,10 +5,11 @@ holds three views of the same rectified picture, each for one step of naming a c
 
 * ``signature``: a coarse summary (edge directions and colour per cell) that is cheap to
   compare with every example of a deck, to shortlist the few cards it can be;
-* ``detail``: the grey picture with the light taken out (each pixel's difference from its
-  neighbourhood's mean, in units of the neighbourhood's contrast), so a shadow, a lamp's
-  colour or a glare spot that leaves some contrast does not count, and a rune stroke counts
-  as much in a dim corner as in the middle;
+* ``detail``: the grey picture, balanced to white and blurred to a common sharpness, with
+  the light taken out (each pixel's difference from its neighbourhood's mean, in units of
+  the neighbourhood's contrast), so a shadow, a lamp's colour, a camera's sharpness or a
+  glare spot that leaves some contrast does not count, and a rune stroke counts as much
+  in a dim corner as in the middle;
 * ``coarse``: ``detail`` at half size, for aligning a seen card onto an example;
 * ``glare``: where the picture is washed out (white to the camera): what the card
   shows there is lost, whatever it is.
@@ -45,7 +46,11 @@ a card's strokes and letters are smaller, shadows and glare spots larger."""
 
 
 SOFTEN = 2.0
-"""Blur (Gaussian sigma, face pixels) applied to every face before comparing details."""
+"""How blurred (Gaussian sigma, face pixels) every face is made before its detail is
+compared, its own blur included: what a camera a metre away resolves."""
+
+SOFTEN_LEAST = 0.5
+"""The least blur added, however blurred a face is already: it evens out a pixel's noise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,19 +71,41 @@ class Face:
         (:func:`vision.cards.cover.covering`): it is not the card, and the light is
         evened out round it from the card alone.
         """
+        if card.ndim == 2:
+            card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
         if card.shape[1::-1] != SIZE:
             card = cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA)
-        grey = card if card.ndim == 2 else cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
-        detail = even_light(grey, covered)
+        grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+        detail = even_light(balanced_grey(card, covered), covered)
         coarse = cv2.resize(detail, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
-        colour = card if card.ndim == 3 else cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        return cls(colour, detail, coarse, glare(grey), signature(card))
+        return cls(card, detail, coarse, glare(grey), signature(card))
 
     def turned(self) -> Face:
         """The same card upside down."""
         return Face(cv2.rotate(self.colour, cv2.ROTATE_180), self.detail[::-1, ::-1].copy(),
                     self.coarse[::-1, ::-1].copy(), self.glare[::-1, ::-1].copy(),
                     self.signature[::-1].copy())
+
+
+GREY_WEIGHTS = (0.114, 0.587, 0.299)
+"""Blue, green and red's shares of grey (OpenCV's, for BGR)."""
+
+
+def balanced_grey(card: np.ndarray, covered: np.ndarray | None = None) -> np.ndarray:
+    """The grey of a BGR card picture as if under white light (float32).
+
+    Each colour channel is scaled by the card's own average in it (what shows of the
+    card: not under ``covered``) before they are mixed into grey: a lamp's or camera's
+    colour multiplies each channel, and that cancels out, so a card taught under one
+    light and seen under another has the same grey print (under a blue cast a red rune
+    on a white card grows darker in plain grey, and a pale blue one fades).
+    """
+    mask = None if covered is None or not covered.any() else (~covered).astype(np.uint8)
+    means = np.maximum(np.array(cv2.mean(card, mask)[:3]), 1.0)
+    level = float(np.dot(GREY_WEIGHTS, means))  # the grey's own average, kept
+    mix = (np.array(GREY_WEIGHTS) * level / means).reshape(1, 3)
+    balanced: np.ndarray = cv2.transform(card.astype(np.float32), mix)
+    return balanced
 
 
 def even_light(grey: np.ndarray, hidden: np.ndarray | None = None) -> np.ndarray:
@@ -91,10 +118,11 @@ def even_light(grey: np.ndarray, hidden: np.ndarray | None = None) -> np.ndarray
     it; the result there is 0.
     """
     g: np.ndarray = grey.astype(np.float32)
+    # Blurred to what a camera a metre away resolves, so a sharp scan and a soft photo
+    # of one card agree: only as much is added as the picture lacks.
+    soften = float(np.sqrt(max(SOFTEN ** 2 - own_blur(g, hidden) ** 2, SOFTEN_LEAST ** 2)))
     if hidden is None or not hidden.any():
-        # Blurred to what a camera a metre away resolves, so a sharp scan and a soft
-        # photo of one card agree.
-        g = cv2.GaussianBlur(g, (0, 0), SOFTEN)
+        g = cv2.GaussianBlur(g, (0, 0), soften)
         mean = cv2.GaussianBlur(g, (0, 0), LIGHT_SCALE)
         centred = g - mean
         spread = cv2.sqrt(cv2.GaussianBlur(centred * centred, (0, 0), LIGHT_SCALE))
@@ -107,12 +135,37 @@ def even_light(grey: np.ndarray, hidden: np.ndarray | None = None) -> np.ndarray
             cv2.GaussianBlur(shown, (0, 0), sigma), 1e-3)
         return mean
 
-    g = average(g, SOFTEN)
+    g = average(g, soften)
     centred = (g - average(g, LIGHT_SCALE)) * shown
     spread = cv2.sqrt(average(centred * centred, LIGHT_SCALE))
     floor = max(0.25 * float(np.sqrt(np.sum(centred * centred) / max(float(shown.sum()), 1.0))), 2.0)
     evened: np.ndarray = centred / (spread + floor)
     return evened
+
+
+REBLUR = 1.0
+"""The blur (sigma, face pixels) by which :func:`own_blur` blurs a picture again."""
+
+
+def own_blur(grey: np.ndarray, hidden: np.ndarray | None = None) -> float:
+    """How blurred ``grey`` is (Gaussian sigma, face pixels), from its sharpest edges.
+
+    Blurring it again by ``REBLUR`` lowers an edge's slope by a factor that tells its
+    own blur: sqrt(s^2 + REBLUR^2) / s for an edge blurred by s. Edges under ``hidden``
+    are not the card's and are left out.
+    """
+    def slope(x: np.ndarray) -> np.ndarray:
+        steep: np.ndarray = cv2.magnitude(cv2.Sobel(x, cv2.CV_32F, 1, 0), cv2.Sobel(x, cv2.CV_32F, 0, 1))
+        return steep
+
+    sharp = slope(grey)
+    again = slope(cv2.GaussianBlur(grey, (0, 0), REBLUR))
+    if hidden is not None:
+        sharp[hidden] = 0
+    steepest = sharp.size // 20  # the steepest 5%
+    edges = sharp >= np.partition(sharp, -steepest, axis=None)[-steepest]
+    ratio = float(sharp[edges].sum()) / max(float(again[edges].sum()), 1e-6)
+    return REBLUR / float(np.sqrt(max(ratio * ratio - 1, 1e-6)))
 
 
 WASHED_OUT = 248

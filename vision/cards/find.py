@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -78,18 +79,26 @@ class FoundCard:
     evenly spread from 6% to 94% of its length, True where the card's edge shows.
     Where it does not, something may lie across the card (a finger, another card).
     ``parts`` are well-supported outlines inside this one, largest first, each of a
-    different card and snapped like it: it may be two cards lying edge to edge, or a
-    card and a patch of table, rather than one card (only the deck can tell).
+    different card: it may be two cards lying edge to edge, or a card and a patch of
+    table, rather than one card (only the deck can tell). They are as found, not
+    snapped: :meth:`snapped_parts` snaps them, only when they are to be named (most
+    outlines are one card, and snapping every part cost a tenth of finding).
     """
 
     corners: np.ndarray
     support: float
     edge_seen: np.ndarray | None = None
     parts: tuple[FoundCard, ...] = ()
+    snap: Callable[[], tuple[FoundCard, ...]] | None = field(default=None, repr=False, compare=False)
+    """Snaps ``parts`` (see :meth:`snapped_parts`), with what finding had worked out."""
     area: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "area", float(cv2.contourArea(self.corners.astype(np.float32))))
+
+    def snapped_parts(self) -> tuple[FoundCard, ...]:
+        """``parts``, each snapped to its card's edge if that leaves it a card."""
+        return self.snap() if self.snap is not None else self.parts
 
     def overlap(self, other: FoundCard) -> float:
         """Area shared with ``other`` over the smaller one's area."""
@@ -131,12 +140,11 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
         corners, support, seen = snapped
         if support >= SUPPORT and _card_shaped(corners, min_side):
             found.append(FoundCard(corners, support, seen))
-    # A part may be named as a card of its own: one not snapped yet is snapped now.
-    cards = [FoundCard(f.corners, f.support, f.edge_seen,
-                       tuple(_snapped(p, gradients, min_side) for p in f.parts))
-             for f in _distinct(found, inner)[:max_cards]]
-    # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
-    return [_scaled(f, scale) for f in cards]
+    # A part may be named as a card of its own: one not snapped yet is snapped then.
+    def snap(f: FoundCard) -> Callable[[], tuple[FoundCard, ...]]:
+        return lambda: tuple(_scaled(_snapped(p, gradients, min_side), scale) for p in f.parts)
+
+    return [_scaled(f, scale, snap(f) if f.parts else None) for f in _distinct(found, inner)[:max_cards]]
 
 
 def _snapped(f: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min_side: float) -> FoundCard:
@@ -150,10 +158,13 @@ def _snapped(f: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min_side: f
     return FoundCard(*snapped)
 
 
-def _scaled(f: FoundCard, scale: float) -> FoundCard:
-    """``f`` found in a picture ``scale`` times the frame's size, in frame pixels."""
+def _scaled(f: FoundCard, scale: float, snap: Callable[[], tuple[FoundCard, ...]] | None = None
+            ) -> FoundCard:
+    """``f`` found in a picture ``scale`` times the frame's size, in frame pixels (its
+    parts snapped by ``snap``, in frame pixels too)."""
+    # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
     return FoundCard((f.corners + 0.5) / scale - 0.5, f.support, f.edge_seen,
-                     tuple(_scaled(p, scale) for p in f.parts))
+                     tuple(_scaled(p, scale) for p in f.parts), snap)
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],

@@ -90,7 +90,7 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
             taken: list[FoundCard] = []
             # The whole is no card lying over its parts: the parts are judged without it.
             rest = [c for c in cards if c is not found]
-            for part in found.parts:
+            for part in found.snapped_parts():
                 if any(part.overlap(t) > 0.2 for t in taken):
                     continue
                 if deck.distance(Face.of(seen_card(frame, part.corners))) > PART_NEARER * match.distance:
