@@ -45,7 +45,7 @@ from companion.systemd import Watchdog
 from vision.cards.deck import Deck, DeckError
 from vision.cards.overlay import draw_cards
 from vision.cards.reading import CardReading, SeenCard, read_cards
-from vision.dice.cli import make_reader, overlay
+from vision.dice.cli import make_reader, overlay, turn_unused
 from vision.dice.reader import DiceReader, DiceReading
 from vision.publish import VisionPublisher, scaled
 from vision.settings import (VisionConfig, broker_settings, cards_settings, load_settings,
@@ -248,6 +248,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         dice = make_reader(args.faces or settings.faces,
                            str(tray_file) if args.tray or tray_file.is_file() else "",
                            settings.threshold)
+        if (why := turn_unused(dice, camera.turn)) is not None:
+            print(f"runes-vision watch: [camera] turn: {why}", file=sys.stderr)
         deck = _deck(args.deck or cards.deck)
         table, mqtt = broker_settings(config) if args.publish else ("", None)
         # Built here: its TLS files are read now, so a wrong one is named, not a traceback.

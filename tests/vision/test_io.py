@@ -14,6 +14,7 @@ import pytest
 
 from companion.mqtt.client import MqttConfig
 from tests.support.broker import Broker
+from vision.cli import main
 from vision.dice.cli import overlay
 from vision.dice.reader import DiceReader
 from vision.dice.render import render_scene
@@ -55,14 +56,19 @@ def test_replay_of_a_video(tmp_path: Path) -> None:
         open_source("usb:x")
 
 
-def test_aruco_calibration_gives_a_top_down_view(tmp_path: Path) -> None:
+def marked_tray_photo() -> np.ndarray:
+    """A photo, at a slant, of an empty tray with the four corner markers."""
     tray = np.full((600, 800, 3), 200, np.uint8)
     for marker, (x, y) in zip(marker_sheet(80), [(0, 0), (688, 0), (688, 488), (0, 488)]):
         tray[y:y + 112, x:x + 112] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
     src = np.float32([[0, 0], [800, 0], [800, 600], [0, 600]])
     dst = np.float32([[60, 40], [760, 80], [720, 580], [90, 520]])
-    frame = cv2.warpPerspective(tray, cv2.getPerspectiveTransform(src, dst), (820, 620),
-                                borderValue=(90, 90, 90))
+    return cv2.warpPerspective(tray, cv2.getPerspectiveTransform(src, dst), (820, 620),
+                               borderValue=(90, 90, 90))
+
+
+def test_aruco_calibration_gives_a_top_down_view(tmp_path: Path) -> None:
+    frame = marked_tray_photo()
     calibrated = calibrate(frame, width=480)
     assert calibrated.homography is not None and calibrated.empty is not None
     w, h = calibrated.size  # type: ignore[misc]
@@ -71,6 +77,19 @@ def test_aruco_calibration_gives_a_top_down_view(tmp_path: Path) -> None:
     loaded = Tray.load(tmp_path / "tray.json")
     assert np.allclose(loaded.homography, calibrated.homography)  # type: ignore[arg-type]
     assert loaded.view(frame).shape == (h, w, 3)
+
+
+def test_turning_frames_with_a_marker_calibration_is_said_to_change_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The markers' warp gives the same view however the frame was turned: ``--turn``
+    would do nothing, and says so (it is honoured without markers)."""
+    frame = marked_tray_photo()
+    calibrate(frame, width=480).save(tmp_path / "tray.json")
+    cv2.imwrite(str(tmp_path / "tray.png"), frame)
+    for turn, said in (("0", False), ("180", True)):
+        assert main(["dice", str(tmp_path / "tray.png"), "--tray", str(tmp_path / "tray.json"),
+                     "--turn", turn, "--json"]) == 0
+        assert ("the markers decide which way is up" in capsys.readouterr().err) == said
 
 
 def test_publisher_sends_settled_readings_with_the_overlay(broker: Broker) -> None:

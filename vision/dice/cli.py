@@ -21,7 +21,7 @@ from vision.overlay import draw_overlay
 from vision.sources import turned
 from vision.tray import CalibrationError, Tray, calibrate, marker_sheet
 
-__all__ = ["make_reader", "overlay", "register"]
+__all__ = ["make_reader", "overlay", "register", "turn_unused"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,16 @@ def make_reader(faces: str = "pips", tray: str = "", threshold: float = 0.5) -> 
     return reader
 
 
+def turn_unused(reader: DiceReader, turn: int) -> str | None:
+    """Why turning frames by ``turn`` changes nothing for ``reader``, or None: a marker
+    calibration warps every frame to the same top-down view whichever way it was turned
+    (the markers' order decides which way is up)."""
+    if turn and reader.tray is not None and reader.tray.homography is not None:
+        return ("the frames are not turned: with a marker calibration the markers decide "
+                "which way is up (ids 0 and 1 go at the corners farthest from the camera)")
+    return None
+
+
 def overlay(frame: Any, reading: DiceReading, width: int = 960) -> Any:
     title = "  ".join(f"{face} x{n}" for face, n in reading.counts.items()) or "no dice"
     return draw_overlay(frame, [(d.face, d.box, d.confidence) for d in reading.dice], title,
@@ -50,6 +60,8 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     except (FaceFolderError, CalibrationError) as e:
         print(f"runes-vision dice: {e}", file=sys.stderr)
         return 2
+    if (why := turn_unused(reader, args.turn)) is not None:
+        print(f"runes-vision dice: --turn: {why}", file=sys.stderr)
     if args.overlay:
         Path(args.overlay).mkdir(parents=True, exist_ok=True)
     status = 0
