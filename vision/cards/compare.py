@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from .face import SIZE, Face
 
-__all__ = ["Likeness", "align", "compare"]
+__all__ = ["Likeness", "align", "compare", "shadow_weight"]
 
 ECC_STEPS = 15
 """Most ECC iterations when aligning (it usually settles in under 15)."""
@@ -108,6 +108,14 @@ SHADOW = 8.0
 SHADED = 0.5
 """Least weight of a difference in a thing's shadow (right beside it)."""
 
+
+def shadow_weight(lying: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """How much each face pixel says, given what lies on the card (``lying``): beside it
+    its rim and shadow may darken the print, so there a pixel counts less, from
+    :data:`SHADED` right at its edge to fully :data:`SHADOW` pixels away."""
+    near = cv2.distanceTransform((~lying).astype(np.uint8), cv2.DIST_L2, 3)
+    return np.clip(near / SHADOW, SHADED, 1.0)
+
 _CORE = np.zeros(SIZE[::-1], bool)
 _CORE[BORDER:-BORDER, BORDER:-BORDER] = True
 
@@ -157,8 +165,7 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
     excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
     if lying is not None and lying.any():
         # Beside what lies on the card falls its shadow: a difference there counts less.
-        near = cv2.distanceTransform((~lying).astype(np.uint8), cv2.DIST_L2, 3)
-        excess *= np.clip(near / SHADOW, SHADED, 1.0)
+        excess *= shadow_weight(lying)
     contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
     shown = (_INSIDE > 0) & ~covered
     if washed.any():

@@ -35,7 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .compare import CLEAR, SHADED, SHADOW, Likeness, align, compare
+from .compare import CLEAR, Likeness, align, compare, shadow_weight
 from .face import CELL, MARGIN, SIZE, Face
 from .find import find_cards, rectify
 
@@ -384,8 +384,7 @@ class Deck:
             return False
         # Beside what lies on the card are its rim and shadow, which may look more like
         # one print than the other: what shows there counts less, as for contradictions.
-        near = cv2.distanceTransform((~covered).astype(np.uint8), cv2.DIST_L2, 3)
-        weight = np.clip(near / SHADOW, SHADED, 1.0)
+        weight = shadow_weight(covered)
         lined_up = _lined_up(seen, best.likeness.warp)
         return any(slots.hidden(lined_up, covered, weight=weight) for slots in self._twins[best.example])
 
