@@ -49,15 +49,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from companion.config import Config, Range, Seconds, journal_path, load_config, read_section
 from companion.mqtt.client import MqttConfig
 from companion.table import TableConfig
-from vision.sources import Turn
 
 __all__ = ["CameraConfig", "CardsConfig", "VisionConfig", "broker_settings", "cards_settings",
            "load_settings", "tray_path"]
+
+
+Turn = Literal[0, 90, 180, 270]
+"""Degrees clockwise a frame is turned before it is read (:func:`vision.sources.turned`)."""
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,15 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.core.actions import whole_number
+from vision.settings import Turn
 
-__all__ = ["CameraSource", "FrameSource", "PiCameraSource", "ReplaySource", "open_source"]
+__all__ = ["CameraSource", "FrameSource", "PiCameraSource", "ReplaySource", "open_source", "turned"]
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +274,6 @@ class ReplaySource(FrameSource):
             self._video = None
 
 
-Turn = Literal[0, 90, 180, 270]
 _QUARTER_TURNS = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180,
                   270: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
