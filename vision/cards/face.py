@@ -98,12 +98,14 @@ def balanced_grey(card: np.ndarray, covered: np.ndarray | None = None) -> np.nda
     card: not under ``covered``) before they are mixed into grey: a lamp's or camera's
     colour multiplies each channel, and that cancels out, so a card taught under one
     light and seen under another has the same grey print (under a blue cast a red rune
-    on a white card grows darker in plain grey, and a pale blue one fades).
+    on a white card grows darker in plain grey, and a pale blue one fades). A channel is
+    lifted at most fourfold: under a deep amber light the blue one is mostly the
+    sensor's noise, which would otherwise be blown up into the print.
     """
     mask = None if covered is None or not covered.any() else (~covered).astype(np.uint8)
     means = np.maximum(np.array(cv2.mean(card, mask)[:3]), 1.0)
     level = float(np.dot(GREY_WEIGHTS, means))  # the grey's own average, kept
-    mix = (np.array(GREY_WEIGHTS) * level / means).reshape(1, 3)
+    mix = (np.array(GREY_WEIGHTS) * np.clip(level / means, 0.25, 4.0)).reshape(1, 3)
     balanced: np.ndarray = cv2.transform(card.astype(np.float32), mix)
     return balanced
 
