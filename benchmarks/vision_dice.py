@@ -8,9 +8,9 @@ rendered sets at 1280×720 and at 640×480 of pip dice (every die colour, tray, 
 glare the renderer draws) and of Runecast dice read with faces taught from a rendered face
 folder. ``--by`` adds the rendered pip dice's accuracy per condition (die colour, tray, tilt,
 blur, touching); ``--turned`` the webcam photos turned and mirrored, as if the camera
-stood at another side of the table (the reader assumes the near side: docs/vision.md). Timing: frames of 1280×720 with 32 dice, on one core (OpenCV's own
-threads are switched off), wall clock and the process's own CPU time (which a busy machine
-inflates less).
+stood at another side of the table (the reader assumes the near side: docs/vision.md).
+Timing: frames of 1280×720 with 32 dice, on one core (OpenCV's own threads are switched
+off), wall clock and the process's own CPU time (which a busy machine inflates less).
 """
 
 from __future__ import annotations
