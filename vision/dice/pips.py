@@ -4,7 +4,7 @@ Pips are small blobs that contrast with the die around them: a black-hat (or, fo
 pips on a dark die, a top-hat) transform keeps details narrower than a die, so uneven
 light and shaded side faces do not matter. Both kinds are looked for in every die, so
 white and black dice can share a frame. Each blob is described by the ellipse of its
-second moments, measured on its core (above half its peak) so that blur and glare around
+second moments, measured on its core (above 0.6 of its peak) so that blur and glare around
 it do not change its shape.
 
 Pips are grouped into faces: two pips are on one face when the face between them is
@@ -72,7 +72,7 @@ class Pips:
     b: Floats
     cov: Floats  # n×2×2
     contrast: Floats
-    fill: Floats  # area over the area of its ellipse: 0.9 or so for a disc
+    fill: Floats  # its core's area over its ellipse's: 0.97 or so for a disc, less for strokes
     outline: Floats  # farthest pixel, in its ellipse's own units: 1 or so for a disc
     blob: Ints
     inside: Bools  # bool image: pixels of the pips (with their blurred rims)
@@ -525,15 +525,19 @@ def _discs(pips: Pips, idx: Ints) -> Floats:
     """How much sets of marks (m×n) look like pips, 0-1: discs (seen at a slant, ellipses),
     not letters or symbols. A lone pip has no other pip to be like, so its own shape must
     be a top face's: round once the face's foreshortening towards the camera is undone
-    (:func:`_upright_roundness`), and not a slit."""
+    (:func:`_upright_roundness`), not a slit, and solid."""
     disc = (_unit((_mids(pips.fill[idx]) - 0.65) / 0.15)
             * _unit((1.2 - _mids(pips.outline[idx])) / 0.12))
     if idx.shape[1] == 1:
         k = idx[:, 0]
         # (Its outline an ellipse's: a 1's large pip is a clean disc, where a flat dark
-        # rectangle seen along the picture's width would pass for one seen at a slant.)
+        # rectangle seen along the picture's width would pass for one seen at a slant.
+        # And its core fills its ellipse, as a disc of paint does (0.97 typically, at
+        # least 0.94 for every 1 measured): a letter's strokes leave gaps in it, so a
+        # key's print, light on a dark key (0.75-0.91), is no black die's lone pip.)
         disc = disc * (_unit((_upright_roundness(pips.cov[k]) - 0.5) / 0.2)
-                       * _unit((pips.roundness[k] - 0.35) / 0.15) * _unit((1.1 - pips.outline[k]) / 0.04))
+                       * _unit((pips.roundness[k] - 0.35) / 0.15) * _unit((1.1 - pips.outline[k]) / 0.04)
+                       * _unit((pips.fill[k] - 0.9) / 0.04))
     return disc
 
 
