@@ -31,6 +31,16 @@ def test_webcam_photos() -> None:
     assert result.accuracy >= 0.99
 
 
+def test_webcam_training_photos() -> None:
+    """The photos the reader was tuned on, with their clutter (a laptop, cables, a basket):
+    what is read is nearly always a die (laptop keys passed for 1s: precision 98.3%)."""
+    result, _ = score(DiceReader(), webcam_set(WEBCAM / "Train"))
+    assert result.truths == 950  # (951 labels, one of them no die: see the errata)
+    assert result.recall >= 0.985
+    assert result.precision >= 0.99
+    assert result.accuracy >= 0.985
+
+
 def test_webcam_photos_mirrored() -> None:
     """Nothing assumes which way left and right lie: mirrored, the photos read as upright.
     (Turned a quarter or half turn they do not: docs/vision.md, open gaps.)"""

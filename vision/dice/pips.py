@@ -536,11 +536,14 @@ def _discs(pips: Pips, idx: Ints) -> Floats:
         k = idx[:, 0]
         # (Its outline an ellipse's: a 1's large pip is a clean disc, where a flat dark
         # rectangle seen along the picture's width would pass for one seen at a slant.
-        # And its core fills its ellipse, as a disc of paint does (0.97 typically, at
-        # least 0.94 for every 1 measured): a letter's strokes leave gaps in it, so a
-        # key's print, light on a dark key (0.75-0.91), is no black die's lone pip.)
+        # And it is solid, as a disc of paint is: its core fills its ellipse (0.97
+        # typically, at least 0.94 for every 1 measured) out to the ellipse's edge (the
+        # farthest pixel at 0.83 or more for all but one pip in 8,000). A letter's strokes
+        # leave gaps, so a key's print, light on a dark key, is no black die's lone pip:
+        # it fills 0.75-0.91, or, its pixels at its ends, reaches 0.73.)
         disc = disc * (_unit((_upright_roundness(pips.cov[k]) - 0.5) / 0.2)
                        * _unit((pips.roundness[k] - 0.35) / 0.15) * _unit((1.1 - pips.outline[k]) / 0.04)
+                       * _unit((pips.outline[k] - 0.75) / 0.05)
                        * _unit((pips.fill[k] - 0.9) / 0.04))
     return disc
 
