@@ -31,6 +31,16 @@ def test_webcam_photos() -> None:
     assert result.accuracy >= 0.99
 
 
+def test_webcam_training_photos() -> None:
+    """The photos the reader was tuned on, with their clutter (a laptop, cables, a basket):
+    what is read is nearly always a die (laptop keys passed for 1s: precision 98.3%)."""
+    result, _ = score(DiceReader(), webcam_set(WEBCAM / "Train"))
+    assert result.truths == 950  # (951 labels, one of them no die: see the errata)
+    assert result.recall >= 0.985
+    assert result.precision >= 0.99
+    assert result.accuracy >= 0.985
+
+
 def test_webcam_photos_mirrored() -> None:
     """Nothing assumes which way left and right lie: mirrored, the photos read as upright.
     (Turned a quarter or half turn they do not: docs/vision.md, open gaps.)"""
@@ -102,6 +112,17 @@ def test_pip_dice_read_the_same_turned_and_scaled() -> None:
                   cv2.resize(scene.image, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC),
                   cv2.resize(scene.image, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)):
         assert sorted(d.face for d in reader.read(image).dice) == truth
+
+
+@pytest.mark.parametrize("name", ["Train/four_35", "Train/two_38", "Train/six_11", "Train/five_39"])
+def test_a_laptops_keys_are_not_read_as_dice(name: str) -> None:
+    """A laptop beside the dice: a key's print, light on the dark key, passed for a black
+    die's lone pip (a 1). Its strokes leave gaps in its core, where a pip is solid."""
+    image = cv2.imread(str(WEBCAM / f"{name}.jpg"))
+    h, w = image.shape[:2]
+    truth = corrected(read_yolo(WEBCAM / f"{name}.txt", w, h, PIP_NAMES), webcam_errata().get(name, []))
+    result, _ = score(DiceReader(), iter([(image, truth)]))
+    assert result.detections == result.matched == result.correct == result.truths
 
 
 def test_webcam_copy_is_complete() -> None:

@@ -4,7 +4,7 @@ Pips are small blobs that contrast with the die around them: a black-hat (or, fo
 pips on a dark die, a top-hat) transform keeps details narrower than a die, so uneven
 light and shaded side faces do not matter. Both kinds are looked for in every die, so
 white and black dice can share a frame. Each blob is described by the ellipse of its
-second moments, measured on its core (above half its peak) so that blur and glare around
+second moments, measured on its core (above 0.6 of its peak) so that blur and glare around
 it do not change its shape.
 
 Pips are grouped into faces: two pips are on one face when the face between them is
@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -72,7 +73,7 @@ class Pips:
     b: Floats
     cov: Floats  # n×2×2
     contrast: Floats
-    fill: Floats  # area over the area of its ellipse: 0.9 or so for a disc
+    fill: Floats  # its core's area over its ellipse's: 0.97 or so for a disc, less for strokes
     outline: Floats  # farthest pixel, in its ellipse's own units: 1 or so for a disc
     blob: Ints
     inside: Bools  # bool image: pixels of the pips (with their blurred rims)
@@ -111,11 +112,16 @@ def _mids(values: Floats) -> Floats:
     return np.sort(values, 1)[:, values.shape[1] // 2]
 
 
-def _eig2(m: Floats) -> Floats:
-    """Eigenvalues (ascending) of symmetric 2×2 matrices (…×2×2), in closed form."""
-    a, b, c = m[..., 0, 0], m[..., 0, 1], m[..., 1, 1]
-    mean, half = (a + c) / 2, np.sqrt(((a - c) / 2) ** 2 + b * b)
-    return np.stack([mean - half, mean + half], -1)
+_Entries = TypeVar("_Entries", Floats, float)
+
+
+def _eig2(xx: _Entries, xy: _Entries, yy: _Entries) -> tuple[_Entries, _Entries]:
+    """The eigenvalues (low, high) of symmetric 2×2 matrices [[xx, xy], [xy, yy]] given by
+    their entries (arrays of one shape, or numbers), in closed form: a frame has hundreds
+    of marks and faces, matrices too small for ``linalg`` to be worth its cost. (A mark's
+    second moments give its ellipse's squared semi-axes over 4.)"""
+    mean, half = (xx + yy) / 2, (((xx - yy) / 2) ** 2 + xy * xy) ** 0.5
+    return mean - half, mean + half
 
 
 def _inv_sqrt2(m: Floats) -> Floats:
@@ -177,8 +183,7 @@ def _cut_at_dip(response: Image, area: Floats, cx: Floats, cy: Floats, mu20: Flo
     far half the mark it was cut from); None if no mark is cut. A pip seen edge on is long
     too, but strongest along its middle."""
     n = len(cx)
-    common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
-    high, low = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    low, high = _eig2(mu20, mu11, mu02)
     fill = area / (4 * np.pi * np.sqrt(np.maximum(high * low, 1e-12)))
     long = np.nonzero((low[1:] < 0.25 * high[1:]) & (fill[1:] >= 0.75))[0] + 1
     if not long.size:
@@ -225,8 +230,7 @@ def _cut_joined(response: Image, xs: Floats, ys: Floats, lab: Ints,
     count = len(parent)
     cut_moments = _moments(xs, ys, parts, count)
     area, _, _, mu20, mu02, mu11 = cut_moments
-    low, high = np.moveaxis(_eig2(np.stack([np.stack([mu20, mu11], -1), np.stack([mu11, mu02], -1)], -1)),
-                            -1, 0)
+    low, high = _eig2(mu20, mu11, mu02)
     round_ = low >= 0.36 * high  # (short axis at least 0.6 of the long one)
     halves = np.nonzero(parent != np.arange(count))[0]
     ratio = area[halves] / area[parent[halves]]
@@ -274,10 +278,9 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     peak = np.zeros(n)
     np.maximum.at(peak, lab, r)
     dx, dy = xs_f - cx[lab], ys_f - cy[lab]
-    common = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
     # Semi-axes of the ellipse with the same second moments (a disc of radius r: r and r).
-    a = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 + common, 1e-6))
-    b = 2 * np.sqrt(np.maximum((mu20 + mu02) / 2 - common, 1e-6))
+    low, high = _eig2(mu20, mu11, mu02)
+    a, b = 2 * np.sqrt(np.maximum(high, 1e-6)), 2 * np.sqrt(np.maximum(low, 1e-6))
     fill = area / (np.pi * a * b)
     # How far its farthest pixel is, measured in its ellipse (whose edge is 1): 1 for a
     # disc or an ellipse however flat, 1.22 for a square or a rectangle however flat (its
@@ -514,10 +517,11 @@ def _fits(points: Floats, side: float, radius: Floats,
     # inverse per pattern serves every set.
     design = np.concatenate([canon[perm[rows, best]], np.ones((m, n, 1))], 2)
     affine = (_NORMAL_INV[n] @ (design.transpose(0, 2, 1) @ points)).transpose(0, 2, 1)
-    sv = np.sqrt(np.maximum(_eig2(affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]), 0))
-    shape_ok = _unit((sv[:, 0] / np.maximum(sv[:, 1], 1e-9) - 0.45) / 0.15)
+    gram = affine[:, :, :2].transpose(0, 2, 1) @ affine[:, :, :2]
+    short, long = (np.sqrt(np.maximum(e, 0)) for e in _eig2(gram[:, 0, 0], gram[:, 0, 1], gram[:, 1, 1]))
+    shape_ok = _unit((short / np.maximum(long, 1e-9) - 0.45) / 0.15)
     # The step along the face's unforeshortened direction, as the pips' long axis.
-    quality = np.exp(-np.minimum(err[rows, best], 50) / 0.05) * shape_ok * _step_ok(sv[:, 1], radius, side)
+    quality = np.exp(-np.minimum(err[rows, best], 50) / 0.05) * shape_ok * _step_ok(long, radius, side)
     return np.where(np.any(distinct, 1), quality, 0.0), affine
 
 
@@ -525,15 +529,22 @@ def _discs(pips: Pips, idx: Ints) -> Floats:
     """How much sets of marks (m×n) look like pips, 0-1: discs (seen at a slant, ellipses),
     not letters or symbols. A lone pip has no other pip to be like, so its own shape must
     be a top face's: round once the face's foreshortening towards the camera is undone
-    (:func:`_upright_roundness`), and not a slit."""
+    (:func:`_upright_roundness`), not a slit, and solid."""
     disc = (_unit((_mids(pips.fill[idx]) - 0.65) / 0.15)
             * _unit((1.2 - _mids(pips.outline[idx])) / 0.12))
     if idx.shape[1] == 1:
         k = idx[:, 0]
         # (Its outline an ellipse's: a 1's large pip is a clean disc, where a flat dark
-        # rectangle seen along the picture's width would pass for one seen at a slant.)
+        # rectangle seen along the picture's width would pass for one seen at a slant.
+        # And it is solid, as a disc of paint is: its core fills its ellipse (0.97
+        # typically, at least 0.94 for every 1 measured) out to the ellipse's edge (the
+        # farthest pixel at 0.83 or more for all but one pip in 8,000). A letter's strokes
+        # leave gaps, so a key's print, light on a dark key, is no black die's lone pip:
+        # it fills 0.75-0.91, or, its pixels at its ends, reaches 0.73.)
         disc = disc * (_unit((_upright_roundness(pips.cov[k]) - 0.5) / 0.2)
-                       * _unit((pips.roundness[k] - 0.35) / 0.15) * _unit((1.1 - pips.outline[k]) / 0.04))
+                       * _unit((pips.roundness[k] - 0.35) / 0.15) * _unit((1.1 - pips.outline[k]) / 0.04)
+                       * _unit((pips.outline[k] - 0.75) / 0.05)
+                       * _unit((pips.fill[k] - 0.9) / 0.04))
     return disc
 
 
@@ -549,7 +560,7 @@ def _upright_roundness(cov: Floats) -> Floats:
     """
     xx, xy, yy = cov[..., 0, 0], cov[..., 0, 1], cov[..., 1, 1]
     rho = np.abs(xy) / np.sqrt(np.maximum(xx * yy, 1e-12))
-    low, high = np.moveaxis(_eig2(cov), -1, 0)
+    low, high = _eig2(xx, xy, yy)
     out: Floats = np.where(xx >= yy, np.sqrt((1 - rho) / (1 + rho)), np.sqrt(np.maximum(low, 0) / high))
     return out
 
@@ -822,7 +833,8 @@ def _face(pips: Pips, chosen: list[int], grid: Floats, score: float, marks: int)
     """A face read from ``chosen`` pips on ``grid``."""
     centre = grid[:, 2]
     side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
-    low, high = _eig2(pips.cov[chosen].mean(0))
+    (xx, xy), (_, yy) = pips.cov[chosen].mean(0).tolist()
+    low, high = _eig2(xx, xy, yy)
     read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
     return _Face(read, int(pips.blob[chosen[0]]), chosen, grid,
                  float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))))
@@ -900,9 +912,9 @@ def _face_size(face: _Face, side: float) -> float:
     if len(face.pips) == 1:
         return side / 1.2
     (a, b, _), (c, d, _) = face.grid.tolist()
-    # The larger eigenvalue of the grid's M Mᵀ, in closed form (a frame has many faces).
-    xx, xy, yy = a * a + b * b, a * c + b * d, c * c + d * d
-    return math.sqrt((xx + yy) / 2 + math.hypot((xx - yy) / 2, xy)) / 0.26
+    # The larger eigenvalue of the grid's M Mᵀ (on numbers: a frame has many faces).
+    _, high = _eig2(a * a + b * b, a * c + b * d, c * c + d * d)
+    return math.sqrt(high) / 0.26
 
 
 def _drop_side_faces(faces: list[_Face], count: int, side: float, *,
