@@ -12,7 +12,8 @@ import pytest
 from vision.cli import main
 from vision.dice.faces import FaceFolderError, TaughtFaces
 from vision.dice.reader import DiceReader
-from vision.dice.render import render_scene, write_face_folder
+from vision.dice.render import DIE_STYLES, render_scene, write_face_folder
+from vision.synthetic import background
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict], str]:
@@ -70,6 +71,65 @@ def test_clutter_is_not_read_as_dice() -> None:
     reading = DiceReader().read(frame)
     # Known weakness: a round blot on a plain patch can pass for a one; at most one does here.
     assert sum(d.face != "unknown" for d in reading.dice) <= 1
+
+
+def noise(kind: str, seed: int, size: tuple[int, int]) -> np.ndarray:
+    """A frame of pure noise: ``uniform``, ``gauss``, ``salt`` (black or white pixels) or
+    ``blurN`` (Gaussian noise blurred over N pixels, blotches of that size)."""
+    rng = np.random.default_rng(seed)
+    shape = (size[1], size[0], 3)
+    if kind == "uniform":
+        return rng.integers(0, 256, shape, dtype=np.uint8)
+    if kind == "gauss":
+        return np.clip(rng.normal(128, 60, shape), 0, 255).astype(np.uint8)
+    if kind == "salt":
+        return np.repeat((rng.random(shape[:2] + (1,)) < 0.5).astype(np.uint8) * 255, 3, 2)
+    blotches = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), float(kind[4:]))
+    return np.clip(128 + 50 * blotches / blotches.std(), 0, 255).astype(np.uint8)
+
+
+def cloth(seed: int, size: tuple[int, int]) -> np.ndarray:
+    """A patterned cloth: coloured blotches a few pixels to a few tens across, over a fine
+    weave."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    small = cv2.resize(rng.normal(0, 1, (h // 8, w // 8)).astype(np.float32), (w, h),
+                       interpolation=cv2.INTER_CUBIC)
+    weave = np.sin(np.arange(w, dtype=np.float32) * 0.9)[None, :]
+    pattern = 128 + 50 * small[..., None] * rng.uniform(0.5, 1.5, 3) + 20 * weave[..., None]
+    return np.clip(pattern, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (640, 480)])
+@pytest.mark.parametrize("kind", ["uniform", "gauss", "salt", "blur1", "blur3", "blur8"])
+def test_noise_is_no_taught_face(rune_faces: TaughtFaces, kind: str, size: tuple[int, int]) -> None:
+    """Noise is read as nothing or as unknown dice, never as a face (it was: a hammer the
+    size of the frame, sure at 1.0), whatever its grain and seed."""
+    reader = DiceReader(rune_faces)
+    named = [(seed, d) for seed in range(4) for d in reader.read(noise(kind, seed, size)).dice
+             if d.face != "unknown"]
+    assert named == []
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (640, 480)])
+def test_a_textured_cloth_is_no_taught_face(rune_faces: TaughtFaces, size: tuple[int, int]) -> None:
+    """A patterned cloth, filling the frame or lying on a felt tray, is no die's face."""
+    reader = DiceReader(rune_faces)
+    w, h = size
+    for seed in range(4):
+        tray = background("felt", w, h, np.random.default_rng(seed))
+        tray[h // 4:3 * h // 4, w // 3:2 * w // 3] = cloth(seed, size)[h // 4:3 * h // 4, w // 3:2 * w // 3]
+        for frame in (cloth(seed, size), tray):
+            assert all(d.face == "unknown" for d in reader.read(frame).dice)
+
+
+def test_taught_faces_are_sure_only_of_symbols(rune_faces: TaughtFaces) -> None:
+    """A confidence measures the match: real symbols keep theirs, noise has none to speak of."""
+    reader = DiceReader(rune_faces)
+    scene = render_scene(31, count=6, kind="runes", style=DIE_STYLES[6], tilt=0.0, blur=0.0, glare=0.0)
+    assert sum(d.confidence > 0.9 for d in reader.read(scene.image).dice) >= 5
+    assert max((d.confidence for s in range(4) for d in reader.read(noise("blur3", s, (1280, 720))).dice),
+               default=0.0) < 0.5
 
 
 def test_face_folder_with_a_face_missing_its_images(tmp_path: Path) -> None:

@@ -73,7 +73,8 @@ def test_every_die_colour_reads() -> None:
     assert total.precision >= 0.99
 
 
-@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.98), ((640, 480), 0.94)])
+# 640×480: 0.943 before noise stopped passing for a face; the two dice lost are read unknown.
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.98), ((640, 480), 0.92)])
 def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces, size: tuple[int, int],
                                               floor: float) -> None:
     result, _ = score(DiceReader(rune_faces),

@@ -50,6 +50,11 @@ _SPAN = 2.4  # ... covering this many of the shape's spreads either side of its 
 _TURNS = 24
 _UNSURE = 0.2  # a die's median grey nearer one end of its range by under this share: unsure
 _TIE = 0.05  # correlations this close are a tie
+_CHANCE = 0.5  # a correlation any shape may reach with some face (see read_view)
+# A cut-out pixel is a fifth of its shape's spread: a shape that spreads fewer pixels than
+# this is enlarged in it, too few pixels to be told from a smudge (a symbol on a die 30 px
+# a side, the smallest read, spreads 5 px or more).
+_MIN_SPREAD = 4.0
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 
 
@@ -76,6 +81,18 @@ def _normalise(rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
     rows = rows - (rows.sum(1, keepdims=True) / n) * _DISC.ravel()
     norm = np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
     unit: NDArray[np.floating[Any]] = rows / norm
+    return unit
+
+
+def _apart(rows: NDArray[np.floating[Any]], common: NDArray[np.floating[Any]]
+           ) -> NDArray[np.floating[Any]]:
+    """Unit rows less their share of the unit vector ``common``: what all taught faces
+    share. A cut-out spans its shape's own spread, so every shape is ink in the middle
+    fading towards the rim, a smudge of noise as much as a symbol: that part alone made a
+    smudge correlate with every face at about 0.7 (a hammer, the most compact, best), and
+    so read as a sure hammer. What is left correlates only as the symbols are alike."""
+    rows = rows - np.outer(rows @ common, common)
+    unit: NDArray[np.floating[Any]] = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
     return unit
 
 
@@ -152,7 +169,8 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         cyy = np.bincount(lab, wt * dy * dy, n) / safe
         cxy = np.bincount(lab, wt * dx * dy, n) / safe
         spread = np.sqrt(np.maximum(cxx + cyy, 0.0))
-        ok = (count >= 0.01 * side * side) & (spread >= 0.05 * side) & (spread <= 0.45 * side)
+        ok = ((count >= 0.01 * side * side) & (spread >= max(0.05 * side, _MIN_SPREAD))
+              & (spread <= 0.45 * side))
         ok[0] = False
         ink_image = response.astype(np.float32)
         ids = np.nonzero(ok)[0]
@@ -245,7 +263,10 @@ class TaughtFaces:
                     labels.append(i)
                     # A shape matching this row is the example seen through (cut @ back).
                     back.append(m[:, :2] @ inverse)
-        self._templates = _normalise(np.array(rows, np.float32))
+        templates = _normalise(np.array(rows, np.float32))
+        # Every turn of every example, averaged: the profile all faces share (round).
+        self._common = _normalise(templates.mean(0, keepdims=True))[0]
+        self._templates = _apart(templates, self._common)
         self._back = np.array(back)
         # Each face's templates are one run of rows (taught face after face).
         self._runs = np.searchsorted(labels, np.arange(len(self.names) + 1))
@@ -284,6 +305,7 @@ class TaughtFaces:
         squashed the shape is next to each face's example it matches best (1: not at all;
         a die's top face is barely squashed, its side faces are, much)."""
         patches = np.array([shape.patch for shape in shapes]).reshape(len(shapes), _T * _T)
+        patches = _apart(patches, self._common)
         scores = self._templates @ patches.T
         best = np.array([start + np.argmax(scores[start:end], 0)
                          for start, end in zip(self._runs[:-1], self._runs[1:])]).T
@@ -331,7 +353,10 @@ class TaughtFaces:
                           squashes, 0.0).max(1, initial=0.0)
         margin = weighed[rows, face] - weighed[rows, order[:, 1]] if len(self.names) > 1 \
             else np.ones(len(shapes))
-        confidence = (np.clip((best - 0.3) / 0.3, 0, 1) * np.clip(margin / 0.1, 0, 1)
+        # Any shape correlates with some turn of some example at up to about _CHANCE (a
+        # smudge of noise, or a symbol with a face not its own): only what lies beyond it is
+        # evidence.
+        confidence = (np.clip((best - _CHANCE) / 0.3, 0, 1) * np.clip(margin / 0.1, 0, 1)
                       * np.clip((squash - 0.5) / 0.15, 0, 1))
         for k, shape in enumerate(shapes):
             if shape.dark != kind[shape.blob][1] or best[k] < 0.3 or squash[k] < 0.5:
