@@ -78,9 +78,12 @@ class _Shape:
 def _normalise(rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
     rows = rows * _DISC.ravel()
     n = _DISC.sum()
-    rows = rows - (rows.sum(1, keepdims=True) / n) * _DISC.ravel()
-    norm = np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
-    unit: NDArray[np.floating[Any]] = rows / norm
+    return _unit(rows - (rows.sum(1, keepdims=True) / n) * _DISC.ravel())
+
+
+def _unit(rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
+    """Rows scaled to length 1, so their products are correlations."""
+    unit: NDArray[np.floating[Any]] = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
     return unit
 
 
@@ -91,9 +94,7 @@ def _apart(rows: NDArray[np.floating[Any]], common: NDArray[np.floating[Any]]
     fading towards the rim, a smudge of noise as much as a symbol: that part alone made a
     smudge correlate with every face at about 0.7 (a hammer, the most compact, best), and
     so read as a sure hammer. What is left correlates only as the symbols are alike."""
-    rows = rows - np.outer(rows @ common, common)
-    unit: NDArray[np.floating[Any]] = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
-    return unit
+    return _unit(rows - np.outer(rows @ common, common))
 
 
 def _cut_steps(cov: NDArray[np.float64]) -> NDArray[np.float64]:
