@@ -31,6 +31,7 @@ from vision.cards import synth  # noqa: E402
 from vision.cards.deck import Deck  # noqa: E402
 from vision.cards.find import find_cards  # noqa: E402
 from vision.cards.reading import read_cards  # noqa: E402
+from vision.synthetic import saved_as_jpeg  # noqa: E402
 
 
 def _spread(label: str, values: list[float]) -> str:
@@ -47,10 +48,7 @@ def _degraded(image: np.ndarray, blur: float, quality: int, cast: list[float] | 
         image = cv2.GaussianBlur(image, (0, 0), blur)
     if cast:
         image = np.clip(image * np.array(cast), 0, 255).astype(np.uint8)
-    if quality:
-        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
-                             cv2.IMREAD_COLOR)
-    return image
+    return saved_as_jpeg(image, quality) if quality else image
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["BACKGROUNDS", "Camera", "background", "camera_effects", "cast_shadows"]
+__all__ = ["BACKGROUNDS", "Camera", "background", "camera_effects", "cast_shadows", "saved_as_jpeg"]
 
 Image = NDArray[np.uint8]
 
@@ -149,7 +149,12 @@ def camera_effects(image: Image, rng: np.random.Generator, *, blur: float = 0.0,
     if blur > 0:
         out = cv2.GaussianBlur(out, (0, 0), blur)
     out += rng.normal(0, noise, out.shape).astype(np.float32)
-    out = np.clip(out, 0, 255).astype(np.uint8)
-    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg)])
+    return saved_as_jpeg(np.clip(out, 0, 255).astype(np.uint8), jpeg)
+
+
+def saved_as_jpeg(image: Image, quality: int) -> Image:
+    """``image`` as a camera or phone saves it: encoded at JPEG ``quality`` and decoded
+    again, with the blocks and ringing that leaves (as it was, should OpenCV fail to)."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
-    return out if decoded is None else decoded.astype(np.uint8, copy=False)
+    return image if decoded is None else decoded.astype(np.uint8, copy=False)

@@ -83,6 +83,9 @@ class FoundCard:
     table, rather than one card (only the deck can tell). They are as found, not
     snapped: :meth:`snapped_parts` snaps them, only when they are to be named (most
     outlines are one card, and snapping every part cost a tenth of finding).
+    ``alternatives`` are other outlines of the same card, best first: the one chosen
+    may run off the card along a finger's side or a cloth's line, or (a part) not snap
+    to the card's edge at all, where another traces the card; only the deck can tell.
     """
 
     corners: np.ndarray
@@ -91,13 +94,16 @@ class FoundCard:
     parts: tuple[FoundCard, ...] = ()
     snap: Callable[[], tuple[FoundCard, ...]] | None = field(default=None, repr=False, compare=False)
     """Snaps ``parts`` (see :meth:`snapped_parts`), with what finding had worked out."""
+    alternatives: tuple[FoundCard, ...] = ()
     area: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "area", float(cv2.contourArea(self.corners.astype(np.float32))))
 
     def snapped_parts(self) -> tuple[FoundCard, ...]:
-        """``parts``, each snapped to its card's edge if that leaves it a card."""
+        """``parts``, each snapped to its card's edge: the first of its outlines that
+        snapping leaves a card, with the others that it does as its ``alternatives``
+        (as it was, alone, if none does)."""
         return self.snap() if self.snap is not None else self.parts
 
     def overlap(self, other: FoundCard) -> float:
@@ -142,7 +148,7 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
             found.append(FoundCard(corners, support, seen))
     # A part may be named as a card of its own: one not snapped yet is snapped then.
     def snap(f: FoundCard) -> Callable[[], tuple[FoundCard, ...]]:
-        return lambda: tuple(_scaled(_snapped(p, gradients, min_side), scale) for p in f.parts)
+        return lambda: tuple(_scaled(_snapped_part(p, gradients, min_side), scale) for p in f.parts)
 
     return [_scaled(f, scale, snap(f) if f.parts else None) for f in _distinct(found, inner)[:max_cards]]
 
@@ -158,13 +164,27 @@ def _snapped(f: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min_side: f
     return FoundCard(*snapped)
 
 
+def _snapped_part(part: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min_side: float
+                  ) -> FoundCard:
+    """``part`` snapped: the first of its outlines (``part``, then its alternatives) that
+    snapping leaves a card, with the others that it does as alternatives; ``part`` as it
+    is, alone, if none does (the outline chosen for a part may trace a finger's side
+    along with the card's, where another outline of the card traces its edge)."""
+    outlines = [_snapped(o, gradients, min_side) for o in (part, *part.alternatives)]
+    cards = [o for o in outlines if o.edge_seen is not None]
+    if not cards:
+        return FoundCard(part.corners, part.support)
+    return FoundCard(cards[0].corners, cards[0].support, cards[0].edge_seen, alternatives=tuple(cards[1:]))
+
+
 def _scaled(f: FoundCard, scale: float, snap: Callable[[], tuple[FoundCard, ...]] | None = None
             ) -> FoundCard:
     """``f`` found in a picture ``scale`` times the frame's size, in frame pixels (its
     parts snapped by ``snap``, in frame pixels too)."""
     # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
     return FoundCard((f.corners + 0.5) / scale - 0.5, f.support, f.edge_seen,
-                     tuple(_scaled(p, scale) for p in f.parts), snap)
+                     tuple(_scaled(p, scale) for p in f.parts), snap,
+                     tuple(_scaled(a, scale) for a in f.alternatives))
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],
@@ -551,26 +571,63 @@ def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]
 
     A card gives several outlines (its edge, the inner line of its border, its
     picture's frame); once snapped most are the card's edge, and the card is the
-    largest, unless it is much worse supported. Two cards edge to edge give one
-    outline round both as well: the well-supported outlines it swallowed (found, or
-    ``inner`` ones not snapped) are kept with it as its ``parts``, for the deck to tell
-    which it is.
+    largest, unless it is much worse supported. The others of nearly its size are
+    kept as its ``alternatives``: the largest may have run along a finger's side or
+    a cloth's line beyond the card's edge. Two cards edge to edge give one outline
+    round both as well: the well-supported outlines it swallowed (found, or ``inner``
+    ones not snapped) are kept with it as its ``parts``, for the deck to tell which
+    it is.
     """
     found = sorted(found, key=lambda f: -f.area * (0.5 + f.support))
     others = sorted(found + inner, key=lambda f: -f.area * f.support)
     kept: list[FoundCard] = []
     for f in found:
         if all(_overlap(f, k) < 0.5 for k in kept):
-            parts: list[FoundCard] = []
-            for g in others:
-                # Two outlines of one card inside (its edge, its border's inner line) are
-                # one part: the parts are the different cards it may be.
-                if (len(parts) < PARTS and g is not f and g.support >= 0.8
-                        and ALTERNATIVE * f.area < g.area < SAME * f.area and _inside(g.corners, f) > 0.7
-                        and all(_overlap(g, p) < 0.5 for p in parts)):
-                    parts.append(g)
-            kept.append(FoundCard(f.corners, f.support, f.edge_seen, tuple(parts)))
+            alternatives = _alternatives(f, [g for g in found if _same_card(f, g)])
+            kept.append(FoundCard(f.corners, f.support, f.edge_seen, _parts(f, others),
+                                  alternatives=alternatives))
     return kept
+
+
+def _parts(f: FoundCard, others: list[FoundCard]) -> tuple[FoundCard, ...]:
+    """The well-supported outlines well inside ``f`` (``others``, best first) that may be
+    cards of their own, one part per card: the outlines inside that overlap a part (its
+    edge, its border's inner line, its edge and a finger's side) are the part's
+    alternatives, whatever their size."""
+    parts: list[FoundCard] = []
+    outlines: list[list[FoundCard]] = []
+    for g in others:
+        if g is f or g.support < 0.8 or g.area >= SAME * f.area or _inside(g.corners, f) <= 0.7:
+            continue
+        same = [i for i, p in enumerate(parts) if _overlap(g, p) >= 0.5]
+        if same:
+            outlines[same[0]].append(g)
+        elif len(parts) < PARTS and g.area > ALTERNATIVE * f.area:
+            parts.append(g)
+            outlines.append([g])
+    return tuple(FoundCard(p.corners, p.support, p.edge_seen, alternatives=_alternatives(p, o))
+                 for p, o in zip(parts, outlines))
+
+
+def _alternatives(f: FoundCard, outlines: list[FoundCard]) -> tuple[FoundCard, ...]:
+    """At most ``ALTERNATIVES`` of ``outlines`` (of the same card as ``f``, best first),
+    leaving out ``f`` and any that is another's double (corners within a pixel or so)."""
+    chosen: list[FoundCard] = []
+    for g in outlines:
+        if len(chosen) < ALTERNATIVES and all(_corners_apart(g, h) > DOUBLE for h in (f, *chosen)):
+            chosen.append(g)
+    return tuple(chosen)
+
+
+def _same_card(a: FoundCard, b: FoundCard) -> bool:
+    """True when two outlines share at least ``SAME`` of the larger one's area."""
+    inter, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
+    return float(inter) >= SAME * max(a.area, b.area)
+
+
+def _corners_apart(a: FoundCard, b: FoundCard) -> float:
+    """How far apart two outlines' corners are (the farthest pair, however numbered)."""
+    return min(float(np.abs(np.roll(a.corners, k, axis=0) - b.corners).max()) for k in range(4))
 
 
 SAME = 0.8
@@ -583,6 +640,12 @@ on its own."""
 
 PARTS = 2
 """Most outlines inside an outline kept as the cards it may be instead."""
+
+ALTERNATIVES = 2
+"""Most other outlines of one card kept, for the deck to try when the one chosen is no card."""
+
+DOUBLE = 1.0
+"""Working pixels within which two outlines' corners all lie when they are one outline."""
 
 def _inside(quad: np.ndarray, card: FoundCard) -> float:
     """Share of ``quad``'s area inside ``card``."""

@@ -81,7 +81,7 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
     seen: list[SeenCard] = []
     cards = find_cards(frame, max_cards=max_cards)
     for found in cards:
-        card, match = _seen(frame, found, deck, cards)
+        card, match = _named(frame, found, deck, cards)
         if card.name is None and found.parts:
             # Two cards edge to edge look like one card too: if some outline inside is a
             # card of the deck, those are what lies there. Only outlines that look more
@@ -95,7 +95,7 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
                     continue
                 if deck.distance(Face.of(seen_card(frame, part.corners))) > PART_NEARER * match.distance:
                     continue
-                inside, _ = _seen(frame, part, deck, rest)
+                inside, _ = _named(frame, part, deck, rest)
                 if inside.name is not None:
                     named.append(inside)
                     taken.append(part)
@@ -109,6 +109,23 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
 PART_NEARER = 1.0
 """How much nearer to a card of the deck (by signature) an outline inside an unknown
 card must be to be looked at closely as a card of its own."""
+
+
+def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard]
+           ) -> tuple[SeenCard, Match]:
+    """``found`` named; if it is no card of the deck, the first of its other outlines
+    (:attr:`FoundCard.alternatives`) that is one, if any: the outline chosen may run
+    along a finger's side or a cloth's line beyond the card's edge, where another
+    outline of the card does not (``found``'s own answer otherwise)."""
+    card, match = _seen(frame, found, deck, others)
+    if card.name is None and found.alternatives:
+        # The outline chosen is no card lying over its alternatives.
+        rest = [c for c in others if c is not found]
+        for outline in found.alternatives:
+            other = _seen(frame, outline, deck, rest)
+            if other[0].name is not None:
+                return other
+    return card, match
 
 
 def _seen(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard]

@@ -35,6 +35,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.synthetic import saved_as_jpeg
+
 __all__ = [
     "CARD_SIZE",
     "CardSpec",
@@ -396,11 +398,7 @@ def photograph(
     frame = _light(frame, rng, harsh)
     frame = cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.3, 1.4)))
     frame += rng.normal(0, float(rng.uniform(1, 5)), frame.shape).astype(np.float32)
-    image: np.ndarray = np.clip(frame, 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
-    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else None
-    if decoded is not None:  # always, short of OpenCV failing on its own JPEG
-        image = decoded
+    image = saved_as_jpeg(np.clip(frame, 0, 255).astype(np.uint8), int(rng.integers(60, 95)))
     covered = tuple(1 - float(v.sum()) / max(float(m.sum()), 1) for v, m in zip(visible, masks))
     # Back onto each card's own picture: where it is under something, or so close to its
     # edge that the blur mixes the two.

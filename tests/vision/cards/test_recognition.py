@@ -121,6 +121,23 @@ def test_a_look_alike_not_in_the_deck_is_unknown_under_a_finger(tmp_path: Path) 
         assert read_cards(photo.image, deck).names in ((None,), ()), spec.name
 
 
+def test_a_card_whose_outline_runs_along_a_finger_is_named_by_its_own_edge(tmp_path: Path) -> None:
+    """A finger across a card's side: the outline chosen runs out along the finger's side,
+    some 20 px beyond the card's edge, and is no card of the deck; another outline of
+    the card, along its own edge, is (``FoundCard.alternatives``)."""
+    specs = synth.deck_specs(32, 3)
+    rng = np.random.default_rng(129)
+    chosen = [specs[int(k)] for k in rng.choice(len(specs), 2, replace=False)]
+    photo = synth.photograph([synth.render(s) for s in chosen], rng, cover=0.5)
+    synth.write_deck(tmp_path, specs[:8] + chosen, 3)
+    deck = Deck.load(tmp_path)
+    seen = [c for c in read_cards(photo.image, deck).cards if _corner_error(c.corners, photo.corners[0]) < 15]
+    assert [c.name for c in seen] == [chosen[0].name]
+    card = min(find_cards(photo.image), key=lambda c: _corner_error(c.corners, photo.corners[0]))
+    assert _corner_error(card.corners, photo.corners[0]) > 15
+    assert any(_corner_error(a.corners, photo.corners[0]) < 8 for a in card.alternatives)
+
+
 def test_two_cards_edge_to_edge_are_two_cards(tmp_path: Path) -> None:
     specs = synth.deck_specs(32, 3)[:4]
     synth.write_deck(tmp_path, specs, 3)
