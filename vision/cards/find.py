@@ -647,6 +647,7 @@ ALTERNATIVES = 2
 DOUBLE = 1.0
 """Working pixels within which two outlines' corners all lie when they are one outline."""
 
+
 def _inside(quad: np.ndarray, card: FoundCard) -> float:
     """Share of ``quad``'s area inside ``card``."""
     inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), card.corners.astype(np.float32))
