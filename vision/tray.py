@@ -27,10 +27,11 @@ from numpy.typing import NDArray
 
 from companion.core.errors import CompanionError
 
-__all__ = ["ARUCO_DICTIONARY", "CalibrationError", "Tray", "calibrate", "foreground", "grow",
-           "marker_sheet"]
+__all__ = ["ARUCO_DICTIONARY", "FAINTEST", "CalibrationError", "Tray", "calibrate", "foreground",
+           "grow", "marker_sheet"]
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+FAINTEST = 10.0  # the least colour difference from the tray that counts as foreground
 _CORNER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
 
 
@@ -163,7 +164,7 @@ def grow(mask: np.ndarray, diff: np.ndarray, level: float, reach: int) -> np.nda
     return cv2.bitwise_and(near, (diff > 0.6 * level).astype(np.uint8) * 255)
 
 
-def foreground(frame: np.ndarray, tray: Tray | None = None, *, min_contrast: float = 10.0
+def foreground(frame: np.ndarray, tray: Tray | None = None, *, min_contrast: float = FAINTEST
                ) -> tuple[np.ndarray, np.ndarray, float]:
     """Pixels that are not tray surface, the per-pixel colour difference behind that, and the
     difference above which a pixel counts as foreground in this frame.

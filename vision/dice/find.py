@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.tray import Tray, foreground, grow
+from vision.tray import FAINTEST, Tray, foreground, grow
 
 __all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "shrink",
            "split_blob"]
@@ -234,6 +234,31 @@ def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
     return contours, labels, shapes
 
 
+def _complete(mask: Image, diff: NDArray[np.float32], labels: NDArray[np.int32],
+              typical: float | None) -> Image | None:
+    """The mask with dice found only in part made whole, or None if that adds nothing.
+
+    The split between tray and foreground is Otsu's over the whole frame: strongly
+    coloured clutter (a red cable, a dark laptop) raises it above a pale die on a pale
+    tray, which then stands out only by its pips or an edge, as blobs too small for a
+    die. Each such blob is followed into the fainter pixels connected to it, down to the
+    faintest difference that still counts; dice found whole (and whatever touches them)
+    are left as they are, so a frame whose dice all stand out is read as before.
+    """
+    areas = np.bincount(labels.ravel())
+    part = areas < (0.35 * typical if typical is not None else np.inf)
+    part[0] = False
+    if not part.any():
+        return None
+    _, faint = cv2.connectedComponents((diff > FAINTEST).view(np.uint8), connectivity=8)
+    seeds = np.zeros(int(faint.max()) + 1, bool)
+    seeds[faint[part[labels]]] = True
+    seeds[faint[(labels > 0) & ~part[labels]]] = False
+    seeds[0] = False
+    fuller = cv2.bitwise_or(mask, seeds[faint].view(np.uint8) * 255)
+    return fuller if cv2.countNonZero(fuller) > cv2.countNonZero(mask) else None
+
+
 def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0) -> Blobs:
     """The die-like blobs of a frame (already in the tray's view), at most ``MAX_DICE``
     dice in all."""
@@ -252,6 +277,12 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
         mask = grow(mask, diff, level, 4)
         contours, labels, shapes = _label(mask, diff, level, min_area)
         typical = _typical_area(list(shapes.values()))
+    if level > FAINTEST:
+        fuller = _complete(mask, diff, labels, typical)
+        if fuller is not None:
+            mask = fuller
+            contours, labels, shapes = _label(mask, diff, level, min_area)
+            typical = _typical_area(list(shapes.values()))
     if typical is None:
         return none
     side = float(np.sqrt(typical))
