@@ -41,7 +41,7 @@ FILL = 0.3
 """Least share of its quadrilateral an outline must enclose: a finger across a card cuts
 its outline short, and on a patterned table the outline runs off into the pattern, so
 that only about half of the card may be enclosed; a diagonal streak or an L-shaped
-outline encloses much less of the quadrilateral round it. (For a guess from an edge
+outline encloses much less of the quadrilateral round it. (For a guess from an
 outline's straight runs, its hull stands for what it encloses.)"""
 
 MAX_ASPECT = 2.0
@@ -350,22 +350,23 @@ LEVELS = 4
 """Brightness levels at which the frame is cut into lighter and darker regions."""
 
 
-def _outlines(edges: np.ndarray, channels: list[np.ndarray]) -> list[tuple[np.ndarray, bool]]:
-    """Closed outlines that may be cards, each with whether it is one of the edge map's
-    (True) or of a region lighter than a level of brightness (False).
+def _outlines(edges: np.ndarray, channels: list[np.ndarray]) -> list[np.ndarray]:
+    """Closed outlines that may be cards: the edge map's, and those of the regions
+    lighter than a few levels of brightness.
 
     The edge map's outlines follow every card edge, but a card on a busy table has its
     edge joined into the table's pattern; a card's face (or its border) is a region
     lighter or darker than what surrounds it, whatever pattern lies beyond. A finger
-    across a card adds its outline to the edge map's, but only bites into the region.
+    across a card adds its outline to the edge map's; it bites into the card's region,
+    or, as light as the card, joins it.
     """
-    outlines = [(c, True) for c in cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]]
+    outlines = list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
     grey = channels[0]
     sample = np.sort(grey[::8, ::8], axis=None)
     lo, hi = float(sample[len(sample) // 20]), float(sample[-len(sample) // 20])
     for level in np.linspace(lo, hi, LEVELS + 2)[1:-1]:
         _, cut = cv2.threshold(grey, float(level), 255, cv2.THRESH_BINARY)
-        outlines += [(c, False) for c in cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]]
+        outlines += cv2.findContours(cut, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]
     return outlines
 
 
@@ -387,14 +388,14 @@ def _supported(quads: list[np.ndarray], edges: np.ndarray, samples: int = 16
     return [(quad, float(s)) for quad, s, k in zip(quads, share.mean(axis=1), keep) if k]
 
 
-def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_side: float
+def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float
            ) -> list[np.ndarray]:
     """Card-shaped quadrilaterals fitted to the outlines, largest first, each once
     (outlines of several levels often trace the same card)."""
     min_area = min_side * min_side
     quads: list[np.ndarray] = []
     boxes: set[tuple[int, int, int, int]] = set()
-    for contour, of_edges in outlines:
+    for contour in outlines:
         x, y, w, h = cv2.boundingRect(contour)
         if min(w, h) < 0.7 * min_side:
             continue
@@ -408,10 +409,11 @@ def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        for quad, of_lines in _fit_quads(contour, hull, of_edges):
+        for quad, of_lines in _fit_quads(contour, hull):
             quad_area = cv2.contourArea(quad)
             # An edge outline crossed by a finger runs along the card's edge and out
-            # round the finger and back, enclosing little: its hull holds the card.
+            # round the finger and back, enclosing little (a region holds the finger
+            # too): its hull stands for the card.
             enclosed = hull_area if of_lines else area
             if enclosed < FILL * quad_area or quad_area > 1.35 * hull_area:
                 continue
@@ -430,18 +432,17 @@ def _quads(outlines: list[tuple[np.ndarray, bool]], shape: tuple[int, ...], min_
     return [quads[i] for i in kept]
 
 
-def _fit_quads(contour: np.ndarray, hull: np.ndarray, of_edges: bool
-               ) -> list[tuple[np.ndarray, bool]]:
-    """Four corners for an outline: its hull's if that has four, and for an outline of
-    the edge map a few guesses from its longest straight runs if it does not fill its
-    hull (a finger across the card adds its own outline to the card's); each with
-    whether it is such a guess."""
+def _fit_quads(contour: np.ndarray, hull: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """Four corners for an outline: its hull's if that has four, and a few guesses from
+    its longest straight runs if it does not fill its hull (a finger across the card
+    adds its own outline to the card's edge outline, and one as light as the card joins
+    the card's region); each with whether it is such a guess."""
     perimeter = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.02 * perimeter, True).reshape(-1, 2).astype(np.float32)
     if len(poly) > 8:  # a round blob, not a card with a corner hidden
         return []
     quads = [(poly, False)] if len(poly) == 4 else []
-    if of_edges and (not quads or cv2.contourArea(contour) < 0.9 * cv2.contourArea(hull)):
+    if not quads or cv2.contourArea(contour) < 0.9 * cv2.contourArea(hull):
         quads += [(quad, True) for quad in _fit_lines(contour, perimeter)]
     return quads
 

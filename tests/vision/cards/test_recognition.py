@@ -138,6 +138,27 @@ def test_a_card_whose_outline_runs_along_a_finger_is_named_by_its_own_edge(tmp_p
     assert any(_corner_error(a.corners, photo.corners[0]) < 8 for a in card.alternatives)
 
 
+def test_a_card_crossed_by_two_light_fingers_is_traced_by_its_edge(tmp_path: Path) -> None:
+    """Fingers as light as the card, across two of its sides on a dark table, join its
+    light region and split its edge outline: the card's quadrilateral is guessed from the
+    straight runs of the region's outline as from an edge outline's (before, only the
+    inner line of its border was found, or, for one card, nothing that was the card)."""
+    specs = synth.deck_specs(32, 3)[:12]
+    synth.write_deck(tmp_path, specs, 3)
+    deck = Deck.load(tmp_path)
+    truth = np.array([[460, 100], [819, 100], [819, 603], [460, 603]], np.float32)
+    traced = 0
+    for spec in specs:
+        table = np.full((720, 1280, 3), (40, 50, 60), np.uint8)
+        table[100:604, 460:820] = synth.render(spec)
+        for start, end in (((560, 20), (600, 220)), ((700, 700), (740, 480))):
+            cv2.line(table, start, end, (140, 170, 215), 44, cv2.LINE_AA)
+        cards = read_cards(cv2.GaussianBlur(table, (0, 0), 1.0), deck).cards
+        assert [c.name for c in cards] == [spec.name]
+        traced += _corner_error(cards[0].corners, truth) < 6
+    assert traced >= 10
+
+
 def test_two_cards_edge_to_edge_are_two_cards(tmp_path: Path) -> None:
     specs = synth.deck_specs(32, 3)[:4]
     synth.write_deck(tmp_path, specs, 3)
