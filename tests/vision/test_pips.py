@@ -1,5 +1,5 @@
 """The geometry pips are judged by: a top face seen from the tray's near side, a pip's own
-outline, and pips run together."""
+outline, pips run together, and a face below another (its front face, or a die behind)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.pips import _upright_roundness, find_pips
+from vision.dice.pips import FaceRead, _Face, _side_face, _upright_roundness, find_pips
 
 
 def _ellipse(long: float, short: float, degrees: float) -> np.ndarray:
@@ -57,3 +57,22 @@ def test_two_pips_run_together_are_cut_apart_and_a_long_pip_is_not() -> None:
     pips = find_pips(gray, np.ones(gray.shape, np.uint8), [(0, 0, 160, 60)], 46.0, dark=False)
     xs = sorted(np.round(pips.xy[:, 0]).astype(int).tolist())
     assert len(xs) == 3 and abs(xs[0] - 36) <= 1 and abs(xs[1] - 47) <= 1 and abs(xs[2] - 110) <= 1
+
+
+def _read(pips: int, centre: tuple[float, float], flat: float, short: float) -> _Face:
+    """A face of ``pips`` pips read at ``centre``, its pips of roundness ``flat`` and short
+    semi-axis ``short`` (its grid is not looked at)."""
+    return _Face(FaceRead(str(pips), 1.0, centre, pips, 40.0), 1, list(range(pips)),
+                 np.zeros((2, 3)), flat, short)
+
+
+@pytest.mark.parametrize(("flat", "short", "dropped"), [(0.88, 2.6, False), (1.0, 2.0, True)])
+def test_a_lone_pip_below_a_face_and_rounder_is_a_front_face_only_if_narrower(
+        flat: float, short: float, dropped: bool) -> None:
+    """Below 45° of tilt a die's front face is flatter than its top face: a 1 below a face
+    and rounder than it, both too round to be one die's faces, is a die behind that one,
+    however close their depth, foreshortened, brings them. Blur rounds a front face's small
+    pip too, but it stays narrower across than the top face's pips."""
+    top = _read(6, (100.0, 60.0), 0.75, 2.3)
+    below = _read(1, (90.0, 88.0), flat, short)
+    assert _side_face(top, below, 1, 40.0) is (below if dropped else None)

@@ -667,6 +667,7 @@ class _Face:
     pips: list[int]  # its pips
     grid: Floats  # 2×3: its pip grid (pips one apart) to image pixels
     flat: float  # its pips' roundness (short over long axis, of their mean shape)
+    short: float  # its pips' short semi-axis (of their mean shape), pixels
 
 
 def _alike(pips: Pips, chosen: list[int], others: list[int]) -> Bools:
@@ -837,7 +838,7 @@ def _face(pips: Pips, chosen: list[int], grid: Floats, score: float, marks: int)
     low, high = _eig2(xx, xy, yy)
     read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
     return _Face(read, int(pips.blob[chosen[0]]), chosen, grid,
-                 float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))))
+                 float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))), 2 * math.sqrt(max(low, 0.0)))
 
 
 def _read_clean(gray: Image, pips: Pips, groups: list[list[int]],
@@ -895,7 +896,15 @@ def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
     if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
         return None
     if abs(dy) >= 0.6 * dist:
-        lower = b if dy > 0 else a
+        lower, upper = (b, a) if dy > 0 else (a, b)
+        if (squashed and lower is rounder and lower.short >= upper.short
+                and a.flat ** 2 + b.flat ** 2 >= 1.25):
+            # A front face is rounder than its top face only beyond 45° of tilt, where the
+            # top face is flatter than cos 45° and the two squares add up to at most one:
+            # two faces too round for that are two dice, however close (one behind
+            # another, their depth foreshortened). Blur rounds small pips, a front face's
+            # too: its pips, foreshortened more, stay narrower across (blurred alike).
+            return None
         # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
         return lower if squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75 else None
     if rounder.flat - flatter.flat > 0.15:
