@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from benchmarks.vision_dice import (PIP_NAMES, WEBCAM, corrected, rendered_set, score, turned_set,
@@ -85,6 +86,20 @@ def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces, size: tup
     assert result.accuracy >= floor
     # Doubtful dice are reported unknown, not guessed: nearly every matched die read is right.
     assert result.correct >= result.matched - result.unknown - 2
+
+
+@pytest.mark.parametrize("seed", [3085, 3089])
+def test_a_tree_whose_branches_run_together_reads(rune_faces: TaughtFaces, seed: int) -> None:
+    """A small tree (a die some 60 px a side, tilted) whose branches run together in its
+    ink: cut out stretched so that its ink spread evenly, it came out skewed, like no face,
+    and read unknown. It is the scene's second die."""
+    scene = render_scene(seed, kind="runes", style=RUNE_STYLE)
+    tree = scene.dice[1]
+    assert tree.face == "tree"
+    side = max(tree.box[2:])
+    read = [d.face for d in DiceReader(rune_faces).read(scene.image).dice
+            if np.hypot(d.centre[0] - tree.centre[0], d.centre[1] - tree.centre[1]) < 0.5 * side]
+    assert read == ["tree"]
 
 
 def test_pip_dice_read_wrong_are_rare() -> None:

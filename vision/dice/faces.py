@@ -14,7 +14,9 @@ so the same symbol reads the same in black on a yellow die and in white on a red
 joined into one shape when they lie close together. A shape is cut out around its centre,
 as wide as its own spread (so neither the die's distance nor an error in its estimated
 size matters), and compared with every taught example of every face in 24 turns, by
-normalised correlation: any rotation of the die reads the same. On each die the shape
+normalised correlation: any rotation of the die reads the same. It is cut out twice:
+stretched until its ink spreads evenly, which tells how squashed it is, and only scaled,
+which keeps its strokes, and scores it. On each die the shape
 that matches best is its top face; the side faces show their symbols foreshortened, and
 match worse. Faces are ranked by their scores weighed by how little their examples must
 be squashed to match (a top face is seen nearly square on). The confidence grows with the
@@ -50,12 +52,14 @@ _SPAN = 2.4  # ... covering this many of the shape's spreads either side of its 
 _TURNS = 24
 _UNSURE = 0.2  # a die's median grey nearer one end of its range by under this share: unsure
 _TIE = 0.05  # correlations this close are a tie
-_CHANCE = 0.5  # a correlation any shape may reach with some face (see read_view)
+_CHANCE = 0.4  # a correlation any shape may reach with some face (see read_view)
 # A cut-out pixel is a fifth of its shape's spread: a shape that spreads fewer pixels than
 # this is enlarged in it, too few pixels to be told from a smudge (a symbol on a die 30 px
 # a side, the smallest read, spreads 5 px or more).
 _MIN_SPREAD = 4.0
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
+# Each cut-out pixel's x and y from the middle (2 × _T²).
+_GRID = (np.mgrid[0:_T, 0:_T][::-1] - (_T - 1) / 2).reshape(2, -1)
 
 
 class FaceFolderError(CompanionError, ValueError):
@@ -73,6 +77,7 @@ class _Shape:
     mass: float  # its ink, summed
     patch: np.ndarray  # _T × _T, zero mean and unit norm over the disc
     cut: np.ndarray  # 2×2: the cut-out's pixel steps in the image (see _cut)
+    look: np.ndarray  # _T × _T, the shape cut out unstretched, less its outline (see _looks)
 
 
 def _normalise(rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
@@ -109,15 +114,38 @@ def _cut_steps(cov: NDArray[np.float64]) -> NDArray[np.float64]:
     return steps
 
 
+def _looks(cuts: NDArray[np.floating[Any]], steps: NDArray[np.float64]
+           ) -> NDArray[np.floating[Any]]:
+    """Unstretched cut-outs (rows) less their share of their own outline: a blob shaped as
+    their ink's covariance (taken from the steps of their stretched cut-outs, ``steps``).
+    Cut out stretched, so that its ink spreads evenly, a symbol whose strokes run together
+    (a small tree's branches), or that glare washes out in part, comes out skewed all over,
+    like none of its examples; cut out unstretched it keeps its strokes. But then the blob
+    its ink makes is part of every cut-out, a smudge's as much as a symbol's: what is left
+    without it correlates only as the strokes are alike."""
+    cov = steps @ steps
+    # In cut-out pixels the ink spreads _T / (2 _SPAN): its covariance's trace is its square.
+    cov = cov / np.trace(cov, axis1=1, axis2=2)[:, None, None] * (_T / (2 * _SPAN)) ** 2
+    inside = np.einsum("ip,nij,jp->np", _GRID, np.linalg.inv(cov), _GRID)
+    outline = _normalise(np.exp(-0.5 * inside))
+    rows = _normalise(cuts)
+    return _unit(rows - (rows * outline).sum(1, keepdims=True) * outline)
+
+
+def _blurred(ink: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The ink smoothed for cut-out pixels of steps ``a`` in the image, so that strokes
+    finer than them are not lost between them (nor alias)."""
+    step = float(np.sqrt(abs(a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0])))
+    return cv2.GaussianBlur(ink, (0, 0), 0.4 * step) if step > 1.5 else ink
+
+
 def _cut(ink: np.ndarray, centre: tuple[float, float], a: np.ndarray) -> np.ndarray:
     """The ink around ``centre`` as a ``_T``-pixel square, one pixel of it ``a`` in the
-    image."""
+    image (the ink smoothed for such pixels: _blurred)."""
     mid = (_T - 1) / 2
     offset = np.array(centre) - a @ np.array([mid, mid])
     m = np.hstack([a, offset[:, None]]).astype(np.float32)
-    step = float(np.sqrt(abs(np.linalg.det(a))))
-    blur = cv2.GaussianBlur(ink, (0, 0), 0.4 * step) if step > 1.5 else ink
-    return cv2.warpAffine(blur, m, (_T, _T), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
+    return cv2.warpAffine(ink, m, (_T, _T), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
@@ -181,18 +209,25 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         ids, at_x, at_y, blobs = ids[blobs > 0], at_x[blobs > 0], at_y[blobs > 0], blobs[blobs > 0]
         all_steps = _cut_steps(np.stack([np.stack([cxx[ids], cxy[ids]], -1),
                                          np.stack([cxy[ids], cyy[ids]], -1)], -2))
-        cuts = []
+        cuts, plain = [], []
         for k, px, py, steps in zip(ids, at_x, at_y, all_steps):
             # The shape's own ink only (faint strokes near its marks included), not its
             # neighbours' (the die's edge, a side face).
             r = int(np.ceil(1.5 * _SPAN * spread[k] * 2)) + 2
             x0, y0, x1, y1 = max(0, px - r), max(0, py - r), min(w, px + r + 1), min(h, py + r + 1)
             own = ink_image[y0:y1, x0:x1] * (joined[y0:y1, x0:x1] == k)
-            cuts.append(_cut(own, (cx[k] - x0, cy[k] - y0), steps).ravel())
+            # Smoothed once for both cut-outs: the stretched one's pixels are the smaller
+            # (their area, the ink's spread along both axes multiplied, is at most the
+            # plain one's, its spread squared).
+            own = _blurred(own, steps)
+            at = (cx[k] - x0, cy[k] - y0)
+            cuts.append(_cut(own, at, steps).ravel())
+            plain.append(_cut(own, at, (2 * _SPAN * spread[k] / _T) * np.eye(2)).ravel())
         patches = _normalise(np.array(cuts).reshape(len(cuts), _T * _T))
+        looks = _looks(np.array(plain).reshape(len(plain), _T * _T), all_steps)
         out.extend(_Shape(int(blob), dark, (float(cx[k]), float(cy[k])), float(spread[k]),
-                          float(mass[k]), patch, steps)
-                   for k, blob, patch, steps in zip(ids, blobs, patches, all_steps))
+                          float(mass[k]), patch, steps, look)
+                   for k, blob, patch, steps, look in zip(ids, blobs, patches, all_steps, looks))
     return out
 
 
@@ -210,6 +245,13 @@ def _front_face(centre: tuple[float, float], others: list[tuple[float, float]],
         return False
     column = view.body[int(y):int(y + 0.5 * view.side) + 1, int(x)]
     return bool((column == 0).any())
+
+
+def _turned(patch: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """A cut-out turned by the 2×3 map ``m``, as a row."""
+    turned: np.ndarray = cv2.warpAffine(patch.reshape(_T, _T).astype(np.float32), m, (_T, _T),
+                                        flags=cv2.INTER_LINEAR).ravel()
+    return turned
 
 
 def _whole_image_view(image: np.ndarray) -> View:
@@ -251,7 +293,7 @@ class TaughtFaces:
             raise FaceFolderError(f"no example of face {empty[0]!r}" if empty else "no faces given")
         self.names = tuple(examples)
         self.threshold = threshold
-        rows, labels, back = [], [], []
+        rows, looks, labels, back = [], [], [], []
         mid = (_T - 1) / 2
         for i, shapes in enumerate(examples.values()):
             for shape in shapes:
@@ -259,8 +301,8 @@ class TaughtFaces:
                 inverse = np.linalg.inv(shape.cut)
                 for turn in range(_TURNS):
                     m = cv2.getRotationMatrix2D((mid, mid), 360 * turn / _TURNS, 1.0)
-                    rows.append(cv2.warpAffine(shape.patch.reshape(_T, _T).astype(np.float32), m,
-                                               (_T, _T), flags=cv2.INTER_LINEAR).ravel())
+                    rows.append(_turned(shape.patch, m))
+                    looks.append(_turned(shape.look, m))
                     labels.append(i)
                     # A shape matching this row is the example seen through (cut @ back).
                     back.append(m[:, :2] @ inverse)
@@ -268,6 +310,11 @@ class TaughtFaces:
         # Every turn of every example, averaged: the profile all faces share (round).
         self._common = _normalise(templates.mean(0, keepdims=True))[0]
         self._templates = _apart(templates, self._common)
+        # The same for the looks: less their own outlines, they still share a profile, which
+        # left in let a frame of noise score high enough to be named a face.
+        taught = _normalise(np.array(looks, np.float32))
+        self._look_common = _normalise(taught.mean(0, keepdims=True))[0]
+        self._looks = _apart(taught, self._look_common)
         self._back = np.array(back)
         # Each face's templates are one run of rows (taught face after face).
         self._runs = np.searchsorted(labels, np.arange(len(self.names) + 1))
@@ -302,13 +349,18 @@ class TaughtFaces:
         return cls(examples, threshold=threshold)
 
     def _scores(self, shapes: list[_Shape]) -> tuple[np.ndarray, np.ndarray]:
-        """The best correlation of each shape with each face (shapes × faces), and how
-        squashed the shape is next to each face's example it matches best (1: not at all;
-        a die's top face is barely squashed, its side faces are, much)."""
+        """The best correlation of each shape's look with each face (shapes × faces), and
+        how squashed the shape is next to each face's example it matches best, stretched
+        (1: not at all; a die's top face is barely squashed, its side faces are, much).
+        Stretched, a shape seen at a slant is cut out as from above, which tells how much
+        it is squashed; unstretched, one whose strokes run together keeps them (_looks)."""
         patches = np.array([shape.patch for shape in shapes]).reshape(len(shapes), _T * _T)
         patches = _apart(patches, self._common)
-        scores = self._templates @ patches.T
-        best = np.array([start + np.argmax(scores[start:end], 0)
+        stretched = self._templates @ patches.T
+        looks = np.array([shape.look for shape in shapes]).reshape(len(shapes), _T * _T)
+        looks = _apart(looks, self._look_common)
+        scores = np.maximum.reduceat(self._looks @ looks.T, self._runs[:-1], 0).T
+        best = np.array([start + np.argmax(stretched[start:end], 0)
                          for start, end in zip(self._runs[:-1], self._runs[1:])]).T
         # The singular values' ratio of each 2×2 map, in closed form: their squares sum to
         # its squared norm and multiply to its squared determinant.
@@ -318,7 +370,7 @@ class TaughtFaces:
         det = np.abs(maps[..., 0, 0] * maps[..., 1, 1] - maps[..., 0, 1] * maps[..., 1, 0])
         root = np.sqrt(np.maximum(norm * norm - 4 * det * det, 0))
         squashes = np.sqrt(np.maximum(norm - root, 0) / np.maximum(norm + root, 1e-18))
-        return np.take_along_axis(scores.T, best, 1), squashes
+        return scores, squashes
 
     def read_view(self, view: View, *, threshold: float | None = None) -> list[tuple[int, FaceRead]]:
         """Every top face on the dice of a view: (blob, face) pairs in view pixels.
