@@ -27,9 +27,9 @@ from vision.evaluate import Score, read_yolo
 def test_webcam_photos() -> None:
     result, _ = score(DiceReader(), webcam_set(WEBCAM / "Valid"))
     assert result.truths == 256  # (255 labels, and one die left unlabelled: see the errata)
-    assert result.recall >= 0.99
+    assert result.recall >= 0.995
     assert result.precision >= 0.99
-    assert result.accuracy >= 0.99
+    assert result.accuracy >= 0.995
 
 
 def test_webcam_training_photos() -> None:
@@ -47,9 +47,9 @@ def test_webcam_photos_mirrored() -> None:
     (Turned a quarter or half turn they do not: docs/vision.md, open gaps.)"""
     result, _ = score(DiceReader(), turned_set(webcam_set(WEBCAM / "Valid"), "mirrored"))
     assert result.truths == 256
-    assert result.recall >= 0.99
+    assert result.recall >= 0.995
     assert result.precision >= 0.99
-    assert result.accuracy >= 0.99
+    assert result.accuracy >= 0.995
 
 
 @pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.985), ((640, 480), 0.98)])
@@ -146,6 +146,18 @@ def test_a_pale_die_beside_bright_clutter_is_found(name: str) -> None:
     """A white die on pale wood beside a red cable or a red strap: the clutter raises the
     frame's split between tray and foreground above the die, which stood out only by its
     pips (no die found, or one found in part and dropped as too small for a die)."""
+    image = cv2.imread(str(WEBCAM / f"{name}.jpg"))
+    h, w = image.shape[:2]
+    truth = corrected(read_yolo(WEBCAM / f"{name}.txt", w, h, PIP_NAMES), webcam_errata().get(name, []))
+    result, _ = score(DiceReader(), iter([(image, truth)]))
+    assert result.detections == result.matched == result.correct == result.truths
+
+
+@pytest.mark.parametrize("name", ["Valid/valid_63", "Train/dice_47"])
+def test_a_1_outweighed_by_light_marks_is_read(name: str) -> None:
+    """A white die showing a 1, seen steeply: the face between its front face's flat pips,
+    round and light, outweighed its one round dark pip, so its blob was read for light
+    marks only, none of which is a face (the 1 lost). Its grey levels say dark marks."""
     image = cv2.imread(str(WEBCAM / f"{name}.jpg"))
     h, w = image.shape[:2]
     truth = corrected(read_yolo(WEBCAM / f"{name}.txt", w, h, PIP_NAMES), webcam_errata().get(name, []))

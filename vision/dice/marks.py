@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["MIN_CONTRAST", "mark_mask", "mark_response"]
+__all__ = ["MIN_CONTRAST", "mark_lean", "mark_mask", "mark_response"]
 
 MIN_CONTRAST = 15.0  # grey levels: a mark fainter than this is noise
 
@@ -36,3 +36,23 @@ def mark_mask(response: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int
                                      (body[y:y + h, x:x + w] == b).view(np.uint8))
         lut[b] = int(np.clip(max(MIN_CONTRAST, share * top), 0, 255))
     return cv2.compare(response, cv2.LUT(body, lut), cv2.CMP_GT) // 255
+
+
+def mark_lean(gray: np.ndarray, body: np.ndarray, side: float, count: int) -> np.ndarray:
+    """Which kind of marks each blob's grey levels say it has (``count`` values, by label of
+    ``body``), -1 to 1: how far its median grey lies from the middle of its range (5th to
+    95th percentile), as a share of the range. A die's face fills most of it and its marks
+    are the colour it has least of: towards 1 a light die (dark marks), towards -1 a dark
+    one; near 0 the grey levels do not tell (a shaded side face as large as the top face).
+    Judged well inside each blob, away from the tray around it; a blob too small for that
+    is 0."""
+    k = 2 * max(1, round(0.1 * side)) + 1
+    inner = cv2.erode(body, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    # Every blob's grey levels at once, as histograms.
+    hist = np.bincount((inner.astype(np.int32) * 256 + gray).ravel(),
+                       minlength=count * 256).reshape(count, 256)
+    cdf = np.cumsum(hist, 1)
+    total = np.maximum(cdf[:, -1:], 1)
+    lo, mid, hi = ((cdf >= q * total).argmax(1) for q in (0.05, 0.5, 0.95))
+    lean = ((mid - lo) - (hi - mid)) / np.maximum(hi - lo, 1)
+    return np.where(cdf[:, -1] >= 16, lean, 0.0)

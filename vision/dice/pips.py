@@ -40,11 +40,12 @@ from numpy.typing import NDArray
 
 from vision.dice.find import Image, View
 from vision.dice.layout import GRID, pip_layout
-from vision.dice.marks import mark_mask, mark_response
+from vision.dice.marks import mark_lean, mark_mask, mark_response
 
 __all__ = ["READ_SIDE", "FaceRead", "Pips", "find_pips", "read_pip_faces"]
 
 READ_SIDE = 46.0  # dice are read scaled down to about this many pixels a side
+_PLAIN = 0.2  # a blob's grey levels tell its kind of marks when leaning more than this
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.intp]  # indices, labels
@@ -1000,6 +1001,27 @@ def _apart(a: _Face, b: _Face) -> float:
     return math.dist(a.read.centre, b.read.centre) / max(a.read.side, b.read.side, 1e-6)
 
 
+def _read_kind(gray: Image, smooth: Image, pips: Pips, use: Bools, side: float,
+               faces: dict[int, list[_Face]]) -> None:
+    """The faces the pips in ``use`` (one kind of marks) make, added to ``faces`` by blob."""
+    pairs, seams = _same_face(pips, smooth, 0.85 * side, 0.06 * side, use)
+    groups = [g for g in _groups(len(pips), pairs) if use[g[0]]]
+    # A group of pips far flatter than the roundest on its blob is a side face seen
+    # almost edge on.
+    flat = [float(_mid(pips.roundness[g])) for g in groups]
+    roundest: dict[int, float] = {}
+    for g, roundness in zip(groups, flat):
+        blob = int(pips.blob[g[0]])
+        roundest[blob] = max(roundest.get(blob, 0.0), roundness)
+    groups = [g for g, roundness in zip(groups, flat)
+              if roundness >= roundest[int(pips.blob[g[0]])] - 0.45]
+    clean, rest = _read_clean(gray, pips, groups, side)
+    for face in clean:
+        faces.setdefault(face.blob, []).append(face)
+    for g, found in zip(rest, _read_clusters(gray, pips, seams, rest, side)):
+        faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
+
+
 def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, FaceRead]]:
     """Every top face on the dice of a view: (blob, face) pairs in view pixels, confidence
     below ``threshold`` reported as unknown."""
@@ -1012,23 +1034,22 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
     kinds = [find_pips(gray, view.body, view.boxes, side, dark=dark) for dark in (True, False)]
     weight = [np.bincount(p.blob, p.contrast * ((p.roundness >= 0.6) & (p.fill >= 0.8)),
                           len(view.boxes) + 1) for p in kinds]
-    for pips, mine, theirs in ((kinds[0], weight[0], weight[1]), (kinds[1], weight[1], weight[0])):
-        use = (mine >= theirs)[pips.blob]
-        pairs, seams = _same_face(pips, smooth, 0.85 * side, 0.06 * side, use)
-        groups = [g for g in _groups(len(pips), pairs) if use[g[0]]]
-        # A group of pips far flatter than the roundest on its blob is a side face seen
-        # almost edge on.
-        flat = [float(_mid(pips.roundness[g])) for g in groups]
-        roundest = np.zeros(len(view.boxes) + 1)
-        for g, roundness in zip(groups, flat):
-            roundest[pips.blob[g[0]]] = max(roundest[pips.blob[g[0]]], roundness)
-        groups = [g for g, roundness in zip(groups, flat)
-                  if roundness >= roundest[pips.blob[g[0]]] - 0.45]
-        clean, rest = _read_clean(gray, pips, groups, side)
-        for face in clean:
-            faces.setdefault(face.blob, []).append(face)
-        for g, found in zip(rest, _read_clusters(gray, pips, seams, rest, side)):
-            faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
+    for pips, mine, theirs in zip(kinds, weight, weight[::-1]):
+        _read_kind(gray, smooth, pips, (mine >= theirs)[pips.blob], side, faces)
+    # Round marks are not always pips: a white die's face showing between its front face's
+    # pips (flat, so weighing nothing) is a round light mark too, and may outweigh a 1's
+    # lone pip. A blob whose kind of marks read no face is read for the other kind's round
+    # marks when its grey levels plainly say that its marks are of that kind (a dark pip
+    # on a blob mostly light); else it may be clutter, a laptop's keys with light prints.
+    unread = np.ones(len(view.boxes) + 1, bool)
+    unread[[blob for blob, found in faces.items() if found]] = False
+    others = [unread & (theirs > mine) & (mine > 0) for mine, theirs in (weight, weight[::-1])]
+    if any(other.any() for other in others):  # (rare: the grey levels are not worked out else)
+        lean = mark_lean(gray, view.body, side, len(view.boxes) + 1)
+        for pips, other, says in zip(kinds, others, (lean > _PLAIN, lean < -_PLAIN)):
+            use = (other & says)[pips.blob]
+            if use.any():
+                _read_kind(gray, smooth, pips, use, side, faces)
     tops: list[_Face] = []
     for blob, found in faces.items():
         # One face read twice (its pips, and the plain face between them as light marks):
