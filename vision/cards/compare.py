@@ -10,7 +10,7 @@ pixel (:func:`compare`), which gives a :class:`Likeness`:
 * which of those differences are *covered*, and count neither for nor against the
   example: where a finger or another card lies over the card (found in the frame
   round it, :mod:`vision.cards.cover`), and where a glare spot washes out whatever
-  print is under it;
+  print is under it (and round its clipped core, where its evened light leaves a ring);
 * which are *contradictions*: the largest patch of clear difference that is not
   covered, is the card showing something the example does not (another rune): the
   card is not this example.
@@ -120,6 +120,14 @@ _CORE = np.zeros(SIZE[::-1], bool)
 _CORE[BORDER:-BORDER, BORDER:-BORDER] = True
 
 
+def _lined_up_mask(mask: np.ndarray, warp: np.ndarray) -> NDArray[np.bool_]:
+    """A mask of the seen face (0/1 uint8) in the example's pixels, aligned by ``warp``."""
+    lined: NDArray[np.bool_] = cv2.warpPerspective(
+        mask, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE) > 0
+    return lined
+
+
 def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
             covering: np.ndarray | None = None) -> Likeness:
     """``seen`` against ``example``, aligned by ``warp`` (found by :func:`align` if None).
@@ -141,7 +149,7 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
                                     borderMode=cv2.BORDER_REPLICATE) > 0
         diff[lying] = 0
     difference = cv2.GaussianBlur(diff * diff, (0, 0), 2.0) * _INSIDE
-    if covering is None and not seen.glare.any():
+    if covering is None and not seen.glare.any() and not seen.spot.any():
         # Nothing can cover the card: a card far from the example needs no closer look.
         mean = float(np.minimum(difference, 2.0).sum()) / _INSIDE_AREA
         if mean > FAR_OFF:
@@ -149,12 +157,14 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
             return Likeness(mean, float("inf"), 0.0, warp, difference, nothing)
     clear = difference > CLEAR
     # A glare spot hides the print under it, like a finger, but anywhere; it cannot add
-    # print, so only where the card shows nothing at all.
+    # print, so only where the card shows nothing at all; round its clipped core, its
+    # evened light leaves a ring of detail, so there whatever shows.
     washed = np.zeros_like(clear)
     if seen.glare.any():
-        washed = cv2.warpPerspective(seen.glare, warp, SIZE, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
-                                     borderMode=cv2.BORDER_REPLICATE) > 0
+        washed = _lined_up_mask(seen.glare, warp)
         washed &= cv2.GaussianBlur(np.abs(lined_up), (0, 0), 1.5) < PLAIN
+    if seen.spot.any():
+        washed |= _lined_up_mask(seen.spot, warp)
     covered = washed & clear
     if lying is not None:
         covered |= lying & (_INSIDE > 0)

@@ -12,7 +12,9 @@ holds three views of the same rectified picture, each for one step of naming a c
   in a dim corner as in the middle;
 * ``coarse``: ``detail`` at half size, for aligning a seen card onto an example;
 * ``glare``: where the picture is washed out (white to the camera): what the card
-  shows there is lost, whatever it is.
+  shows there is lost, whatever it is;
+* ``spot``: a glare spot's clipped core and the ring round it where its steep light
+  still leaves detail the card does not have.
 
 Faces are compared in :mod:`vision.cards.compare`.
 """
@@ -25,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["CELL", "Face", "MARGIN", "SIZE", "glare", "signature"]
+__all__ = ["CELL", "Face", "MARGIN", "SIZE", "glare", "glare_spot", "signature"]
 
 SIZE = (96, 136)
 """Width and height of a face, in pixels: a playing card's proportions (63 x 88 mm)."""
@@ -61,6 +63,7 @@ class Face:
     detail: np.ndarray
     coarse: np.ndarray
     glare: np.ndarray
+    spot: np.ndarray
     signature: np.ndarray
 
     @classmethod
@@ -78,13 +81,13 @@ class Face:
         grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
         detail = even_light(balanced_grey(card, covered), covered)
         coarse = cv2.resize(detail, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
-        return cls(card, detail, coarse, glare(grey), signature(card))
+        return cls(card, detail, coarse, glare(grey), glare_spot(card), signature(card))
 
     def turned(self) -> Face:
         """The same card upside down."""
         return Face(cv2.rotate(self.colour, cv2.ROTATE_180), self.detail[::-1, ::-1].copy(),
                     self.coarse[::-1, ::-1].copy(), self.glare[::-1, ::-1].copy(),
-                    self.signature[::-1].copy())
+                    self.spot[::-1, ::-1].copy(), self.signature[::-1].copy())
 
 
 GREY_WEIGHTS = (0.114, 0.587, 0.299)
@@ -178,6 +181,38 @@ def glare(grey: np.ndarray) -> np.ndarray:
     """Where a picture is washed out, and a little around (as a 0/1 uint8 mask)."""
     soft = cv2.GaussianBlur(grey, (0, 0), 1.5)
     return cv2.dilate((soft >= WASHED_OUT).astype(np.uint8), np.ones((5, 5), np.uint8))
+
+
+CLIPPED = 250
+"""Level (of 255) that every colour channel of a pixel reaches where the sensor is full."""
+
+SPOT_RING = 8
+"""Face pixels round a glare spot's clipped core where its light still leaves detail the
+card does not have: the spot's light falls off steeply there, curved on the scale over
+which light is evened (``LIGHT_SCALE``), and its clipped edge is a kink in it."""
+
+PAPER_CLIPPED = 0.25
+"""Share of a card clipped from which it is the card's own paper over-exposed (a bright
+lamp, a camera's exposure), not a spot: the print on it is all there."""
+
+_RING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SPOT_RING + 1, 2 * SPOT_RING + 1))
+
+
+def glare_spot(card: np.ndarray) -> np.ndarray:
+    """Where a glare spot swamps a BGR card picture (as a 0/1 uint8 mask): its clipped
+    core, where every channel is full, and ``SPOT_RING`` pixels round it.
+
+    Evened out, the light round a clipped spot leaves a ring of detail (and under it a
+    light stroke is lost), so what the card shows there says nothing either way. Only
+    every channel full counts: a pale colour full in one channel still shows its print.
+    Nothing when ``PAPER_CLIPPED`` of the card or more is clipped: that is the paper.
+    """
+    core = cv2.inRange(card, (CLIPPED,) * 3, (255,) * 3) // 255
+    share = float(np.count_nonzero(core)) / core.size
+    if share == 0 or share >= PAPER_CLIPPED:
+        return np.zeros_like(core)
+    spot: np.ndarray = cv2.dilate(core, _RING)
+    return spot
 
 
 _CELL_OF = ((np.arange(SIZE[1]) // CELL)[:, None] * (SIZE[0] // CELL)
