@@ -20,7 +20,7 @@ from tests.vision.conftest import RUNE_STYLE
 from vision.cli import main
 from vision.dice.faces import TaughtFaces
 from vision.dice.reader import DiceReader
-from vision.dice.render import DIE_STYLES, render_scene
+from vision.dice.render import DIE_STYLES, Scene, render_scene
 from vision.evaluate import Score, read_yolo
 
 
@@ -74,8 +74,8 @@ def test_every_die_colour_reads() -> None:
     assert total.precision >= 0.99
 
 
-# 640×480: 0.943 before noise stopped passing for a face; the two dice lost are read unknown.
-@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.98), ((640, 480), 0.92)])
+# 640×480: 0.925 while a small die's edge joined its symbol (104 of 106 read right now).
+@pytest.mark.parametrize(("size", "floor"), [((1280, 720), 0.98), ((640, 480), 0.97)])
 def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces, size: tuple[int, int],
                                               floor: float) -> None:
     result, _ = score(DiceReader(rune_faces),
@@ -88,18 +88,33 @@ def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces, size: tup
     assert result.correct >= result.matched - result.unknown - 2
 
 
+def _faces_read_on(faces: TaughtFaces, scene: Scene, die: int) -> list[str]:
+    """The faces read within half a die of the scene's die ``die``: one, if it is read."""
+    target = scene.dice[die]
+    side = max(target.box[2:])
+    return [d.face for d in DiceReader(faces).read(scene.image).dice
+            if np.hypot(d.centre[0] - target.centre[0], d.centre[1] - target.centre[1]) < 0.5 * side]
+
+
 @pytest.mark.parametrize("seed", [3085, 3089])
 def test_a_tree_whose_branches_run_together_reads(rune_faces: TaughtFaces, seed: int) -> None:
     """A small tree (a die some 60 px a side, tilted) whose branches run together in its
     ink: cut out stretched so that its ink spread evenly, it came out skewed, like no face,
     and read unknown. It is the scene's second die."""
     scene = render_scene(seed, kind="runes", style=RUNE_STYLE)
-    tree = scene.dice[1]
-    assert tree.face == "tree"
-    side = max(tree.box[2:])
-    read = [d.face for d in DiceReader(rune_faces).read(scene.image).dice
-            if np.hypot(d.centre[0] - tree.centre[0], d.centre[1] - tree.centre[1]) < 0.5 * side]
-    assert read == ["tree"]
+    assert scene.dice[1].face == "tree"
+    assert _faces_read_on(rune_faces, scene, 1) == ["tree"]
+
+
+@pytest.mark.parametrize(("seed", "die", "face"), [(5033, 5, "tree"), (5079, 3, "snake"),
+                                                   (5097, 0, "snake")])
+def test_a_crisp_small_die_reads(rune_faces: TaughtFaces, seed: int, die: int, face: str) -> None:
+    """A sharp die some 40-50 px a side (640×480): its edge, a line of marks a few pixels
+    from its symbol, was joined to the symbol when marks were joined across a tenth of a
+    die, and the die read unknown."""
+    scene = render_scene(seed, kind="runes", style=RUNE_STYLE, width=640, height=480)
+    assert scene.dice[die].face == face
+    assert _faces_read_on(rune_faces, scene, die) == [face]
 
 
 def test_pip_dice_read_wrong_are_rare() -> None:

@@ -57,6 +57,12 @@ _CHANCE = 0.4  # a correlation any shape may reach with some face (see read_view
 # this is enlarged in it, too few pixels to be told from a smudge (a symbol on a die 30 px
 # a side, the smallest read, spreads 5 px or more).
 _MIN_SPREAD = 4.0
+# Marks grown by this share of a die's side (whole pixels) and then touching are one
+# symbol: 2 pixels on a die read 56 px a side, 1 on one under 50 (as at 640×480), so gaps
+# up to about 0.06 of a die are bridged. Rounded up to 2 there (from 0.04), a tenth of the
+# die was: a crisp die's edge, a line of marks two or three pixels from a tree's branches
+# or a snake's ends, joined the symbol and spoilt its cut-out.
+_JOIN = 0.03
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 # Each cut-out pixel's x and y from the middle (2 × _T²).
 _GRID = (np.mgrid[0:_T, 0:_T][::-1] - (_T - 1) / 2).reshape(2, -1)
@@ -176,7 +182,7 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     # A yellow die at a slant shows a shaded side face about as large as its top face: its
     # median grey lies halfway between the ink and the top face, and does not tell.
     unsure = both_when_unsure & (np.abs((mid - lo) - (hi - mid)) < _UNSURE * np.maximum(hi - lo, 1))
-    grow = max(1, round(0.04 * side))
+    grow = max(1, round(_JOIN * side))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
     out: list[_Shape] = []
     for dark, (response, marks) in found.items():
