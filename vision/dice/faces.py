@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 
 from companion.core.errors import CompanionError
 from vision.dice.find import View, find_blobs, find_dice
-from vision.dice.marks import mark_mask, mark_response
+from vision.dice.marks import PLAIN, mark_lean, mark_mask, mark_response
 from vision.dice.pips import FaceRead
 
 __all__ = ["CROP_MAX", "FACE_SIDE", "FaceFolderError", "TaughtFaces", "face_shapes", "teach"]
@@ -50,7 +50,6 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 _T = 24  # a shape's cut-out, pixels a side
 _SPAN = 2.4  # ... covering this many of the shape's spreads either side of its centre
 _TURNS = 24
-_UNSURE = 0.2  # a die's median grey nearer one end of its range by under this share: unsure
 _TIE = 0.05  # correlations this close are a tie
 _CHANCE = 0.4  # a correlation any shape may reach with some face (see read_view)
 # A cut-out pixel is a fifth of its shape's spread: a shape that spreads fewer pixels than
@@ -162,26 +161,17 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY) if view.image.ndim == 3 else view.image
     side = view.side
     h, w = gray.shape
-    nb = len(view.boxes) + 1
     found = {}
     for dark in (True, False):
         response = mark_response(gray, side, dark=dark)
         marks = mark_mask(response, view.body, view.boxes, share=0.5)
         found[dark] = (response, marks)
     # Each die's marks are the colour its face has least of: dark marks on a light die.
-    # Judged well inside the die, away from the tray around it.
-    ksize = 2 * max(1, round(0.1 * side)) + 1
-    inner = cv2.erode(view.body, cv2.getStructuringElement(cv2.MORPH_RECT, (ksize, ksize)))
-    # Each blob's grey levels at once, as histograms: their 5th, 50th and 95th percentiles.
-    hist = np.bincount((inner.astype(np.int32) * 256 + gray).ravel(),
-                       minlength=nb * 256).reshape(nb, 256)
-    cdf = np.cumsum(hist, 1)
-    total = np.maximum(cdf[:, -1:], 1)
-    lo, mid, hi = ((cdf >= q * total).argmax(1) for q in (0.05, 0.5, 0.95))
-    dark_die = np.where(cdf[:, -1] >= 16, mid - lo >= hi - mid, True)
+    lean = mark_lean(gray, view.body, side, len(view.boxes) + 1)
+    dark_die = lean >= 0
     # A yellow die at a slant shows a shaded side face about as large as its top face: its
     # median grey lies halfway between the ink and the top face, and does not tell.
-    unsure = both_when_unsure & (np.abs((mid - lo) - (hi - mid)) < _UNSURE * np.maximum(hi - lo, 1))
+    unsure = both_when_unsure & (np.abs(lean) < PLAIN)
     grow = max(1, round(_JOIN * side))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
     out: list[_Shape] = []

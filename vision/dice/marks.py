@@ -12,9 +12,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["MIN_CONTRAST", "mark_lean", "mark_mask", "mark_response"]
+__all__ = ["MIN_CONTRAST", "PLAIN", "mark_lean", "mark_mask", "mark_response"]
 
 MIN_CONTRAST = 15.0  # grey levels: a mark fainter than this is noise
+PLAIN = 0.2  # a blob's grey levels tell its kind of marks when leaning more than this (mark_lean)
 
 
 def mark_response(gray: np.ndarray, side: float, *, dark: bool) -> np.ndarray:

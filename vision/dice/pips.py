@@ -40,12 +40,11 @@ from numpy.typing import NDArray
 
 from vision.dice.find import Image, View
 from vision.dice.layout import GRID, pip_layout
-from vision.dice.marks import mark_lean, mark_mask, mark_response
+from vision.dice.marks import PLAIN, mark_lean, mark_mask, mark_response
 
 __all__ = ["READ_SIDE", "FaceRead", "Pips", "find_pips", "read_pip_faces"]
 
 READ_SIDE = 46.0  # dice are read scaled down to about this many pixels a side
-_PLAIN = 0.2  # a blob's grey levels tell its kind of marks when leaning more than this
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.intp]  # indices, labels
@@ -1046,7 +1045,7 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
     others = [unread & (theirs > mine) & (mine > 0) for mine, theirs in (weight, weight[::-1])]
     if any(other.any() for other in others):  # (rare: the grey levels are not worked out else)
         lean = mark_lean(gray, view.body, side, len(view.boxes) + 1)
-        for pips, other, says in zip(kinds, others, (lean > _PLAIN, lean < -_PLAIN)):
+        for pips, other, says in zip(kinds, others, (lean > PLAIN, lean < -PLAIN)):
             use = (other & says)[pips.blob]
             if use.any():
                 _read_kind(gray, smooth, pips, use, side, faces)
