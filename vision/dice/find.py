@@ -207,9 +207,10 @@ def _to_full(part: Image, x: int, y: int, scale: float, margin: float,
 
 
 def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
-           ) -> tuple[list[Contour], NDArray[np.int32], dict[int, _Shape]]:
+           ) -> tuple[list[Contour], NDArray[np.int32], NDArray[np.intp], dict[int, _Shape]]:
     """The blobs of a mask: contours, a label image (holes filled: a die's pips are part
-    of it; blob i labelled i + 1) and the shapes of those worth a look."""
+    of it; blob i labelled i + 1), the pixels of each label (0: the tray; counted once
+    here, as :func:`_complete` needs them too) and the shapes of those worth a look."""
     found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     contours = cast(list[Contour], list(found))
     labels = np.zeros(mask.shape, np.int32)
@@ -218,7 +219,8 @@ def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
     # Keep only blobs with some pixels far from the tray's colour (a die's body or its pips):
     # wood grain and faint stains pass the first threshold but never this one.
     strong = np.bincount(labels[diff > 1.5 * level], minlength=len(contours) + 1)[1:]
-    areas = np.bincount(labels.ravel(), minlength=len(contours) + 1)[1:].astype(float)
+    pixels = np.bincount(labels.ravel(), minlength=len(contours) + 1)
+    areas = pixels[1:].astype(float)
     h, w = mask.shape
     shapes = {}
     dist = None
@@ -231,11 +233,11 @@ def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
             _, inscribed, _, _ = cv2.minMaxLoc(dist[y:y + bh, x:x + bw],
                                                (labels[y:y + bh, x:x + bw] == i + 1).view(np.uint8))
             shapes[i] = _shape(c, areas[i], inscribed, inside)
-    return contours, labels, shapes
+    return contours, labels, pixels, shapes
 
 
 def _complete(mask: Image, diff: NDArray[np.float32], labels: NDArray[np.int32],
-              typical: float | None) -> Image | None:
+              pixels: NDArray[np.intp], typical: float | None) -> Image | None:
     """The mask with dice found only in part made whole, or None if that adds nothing.
 
     The split between tray and foreground is Otsu's over the whole frame: strongly
@@ -244,9 +246,9 @@ def _complete(mask: Image, diff: NDArray[np.float32], labels: NDArray[np.int32],
     die. Each such blob is followed into the fainter pixels connected to it, down to the
     faintest difference that still counts; dice found whole (and whatever touches them)
     are left as they are, so a frame whose dice all stand out is read as before.
+    (``pixels``: each label's, as :func:`_label` counted them.)
     """
-    areas = np.bincount(labels.ravel())
-    part = areas < (0.35 * typical if typical is not None else np.inf)
+    part = pixels < (0.35 * typical if typical is not None else np.inf)
     part[0] = False
     if not part.any():
         return None
@@ -269,19 +271,19 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
     none = Blobs(np.zeros(mask.shape, np.uint8), [], [], scale, 0.0)
     min_area = (min_side * scale) ** 2
-    contours, labels, shapes = _label(mask, diff, level, min_area)
+    contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
     typical = _typical_area(list(shapes.values()))
     if typical is not None and typical < MIN_DIE ** 2:
         # Blobs too small to be dice that can be read are pips: their dice, close to the
         # tray in colour (black dice on a dark cloth), are found by growing around them.
         mask = grow(mask, diff, level, 4)
-        contours, labels, shapes = _label(mask, diff, level, min_area)
+        contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
         typical = _typical_area(list(shapes.values()))
     if level > FAINTEST:
-        fuller = _complete(mask, diff, labels, typical)
+        fuller = _complete(mask, diff, labels, pixels, typical)
         if fuller is not None:
             mask = fuller
-            contours, labels, shapes = _label(mask, diff, level, min_area)
+            contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
             typical = _typical_area(list(shapes.values()))
     if typical is None:
         return none

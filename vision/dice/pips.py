@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -49,6 +49,8 @@ READ_SIDE = 46.0  # dice are read scaled down to about this many pixels a side
 Floats = NDArray[np.float64]
 Ints = NDArray[np.intp]  # indices, labels
 Bools = NDArray[np.bool_]
+
+_EYE = np.eye(2)  # (made once: np.eye costs more than the 2×2 sums it goes into)
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,12 @@ class Pips:
         return len(self.a)
 
     @cached_property
+    def listed(self) -> tuple[list[float], list[float]]:
+        """The short semi-axes and roundnesses as lists, made once: proposals are sorted by
+        them one pip at a time, many times a frame."""
+        return self.b.tolist(), self.roundness.tolist()
+
+    @cached_property
     def alike(self) -> Bools:
         """Which pips have one another's size and shape (n×n bool), worked out once: the
         faces of a cluster of dice are read by asking it again and again."""
@@ -98,6 +106,28 @@ def _unit(x: Floats) -> Floats:
     """``x`` clipped to 0-1 (as np.clip, for a third of its cost on the small arrays read
     here, hundreds of times a frame)."""
     out: Floats = np.minimum(np.maximum(x, 0.0), 1.0)
+    return out
+
+
+def _mean(x: NDArray[Any], axis: int) -> Floats:
+    """The mean of ``x`` along ``axis``, as ``x.mean(axis)`` (the same sum, divided by the
+    same count) without its overhead, which outweighs the few values averaged here."""
+    out: Floats = x.sum(axis) / x.shape[axis]
+    return out
+
+
+def _dist2(p: Floats, q: Floats) -> Floats:
+    """Squared distances between points ``p`` and ``q`` (…×2, broadcast against each other),
+    coordinate by coordinate: as summing the squared differences over the last axis, without
+    the array of pairs that costs more than the sums."""
+    dx, dy = p[..., 0] - q[..., 0], p[..., 1] - q[..., 1]
+    out: Floats = dx * dx + dy * dy
+    return out
+
+
+def _clamp(i: Ints, top: int) -> Ints:
+    """Integer coordinates ``i`` kept within 0-``top`` (as np.clip, for less on small arrays)."""
+    out: Ints = np.minimum(np.maximum(i, 0), top)
     return out
 
 
@@ -130,7 +160,7 @@ def _inv_sqrt2(m: Floats) -> Floats:
     det = np.maximum(m[..., 0, 0] * m[..., 1, 1] - m[..., 0, 1] ** 2, 1e-12)
     root_det = np.sqrt(det)
     t = np.sqrt(m[..., 0, 0] + m[..., 1, 1] + 2 * root_det)
-    r = (m + root_det[..., None, None] * np.eye(2)) / t[..., None, None]  # sqrt(M)
+    r = (m + root_det[..., None, None] * _EYE) / t[..., None, None]  # sqrt(M)
     r_det = (r[..., 0, 0] * r[..., 1, 1] - r[..., 0, 1] ** 2)[..., None, None]
     inv: Floats = np.empty_like(r)
     inv[..., 0, 0], inv[..., 1, 1] = r[..., 1, 1], r[..., 0, 0]
@@ -344,8 +374,8 @@ def _same_face(pips: Pips, gray: Image, reach: float, rim: float,
     t = np.linspace(0.0, 1.0, max(8, int(d.max()) + 1))
     dist = d[:, None]
     pts = pips.xy[i, None] + (pips.xy[j] - pips.xy[i])[:, None] * t[None, :, None]
-    px = np.clip(np.round(pts[..., 0]).astype(int), 0, gray.shape[1] - 1)
-    py = np.clip(np.round(pts[..., 1]).astype(int), 0, gray.shape[0] - 1)
+    px = _clamp(np.round(pts[..., 0]).astype(int), gray.shape[1] - 1)
+    py = _clamp(np.round(pts[..., 1]).astype(int), gray.shape[0] - 1)
     from_i, from_j = t[None, :] * dist, (1 - t[None, :]) * dist
     ai, aj = pips.a[i][:, None], pips.a[j][:, None]
     # Outside the two pips and their blurred rims (as far as the rims go).
@@ -455,7 +485,7 @@ def _step_ok(step: Floats, radius: Floats, side: float) -> Floats:
 def _squash(cov: Floats) -> Floats:
     """Faces' foreshortening (…×2×2, determinant 1) from their pips' mean shapes
     (…×pips×2×2): a round pip seen at a slant is an ellipse, squashed as its face is."""
-    inv = _inv_sqrt2(cov.mean(-3))
+    inv = _inv_sqrt2(_mean(cov, -3))
     det = np.maximum(inv[..., 0, 0] * inv[..., 1, 1] - inv[..., 0, 1] ** 2, 1e-12)
     root = np.empty_like(inv)  # the square root: the inverse's adjugate over its determinant
     root[..., 0, 0], root[..., 1, 1] = inv[..., 1, 1], inv[..., 0, 0]
@@ -470,7 +500,7 @@ def _fits(points: Floats, side: float, radius: Floats,
     apart, to pixels). All sets at once: most dice are read in one go."""
     m, n = points.shape[:2]
     rows = np.arange(m)
-    centre = points.mean(1)
+    centre = _mean(points, 1)
     if n == 1:
         # A quarter of the face (a die as found shows some of its side faces too: its face
         # is about side / 1.2, see _face_size), or of a face with pips of that size, which
@@ -487,7 +517,7 @@ def _fits(points: Floats, side: float, radius: Floats,
         quality = _step_ok(span / (2 * np.sqrt(2)), radius, side)
         pi, pj = points[rows, i], points[rows, j]
         if n == 3:
-            off = np.linalg.norm(points[rows, 3 - i - j] - (pi + pj) / 2, axis=1) / np.maximum(span, 1e-6)
+            off = np.sqrt(_dist2(points[rows, 3 - i - j], (pi + pj) / 2)) / np.maximum(span, 1e-6)
             quality = quality * np.exp(-(off / 0.12) ** 2)
         # The other diagonal: the same length, square to this one on the face, as the
         # face is squashed.
@@ -502,14 +532,14 @@ def _fits(points: Floats, side: float, radius: Floats,
     # the places that a turn of the pattern onto itself swaps).
     canon, cw = _CANON[n], _CANON_W[n]
     x = points - centre[:, None]
-    pw = x @ _inv_sqrt2(x.transpose(0, 2, 1) @ x / (n - 1) + 1e-9 * np.eye(2))
+    pw = x @ _inv_sqrt2(x.transpose(0, 2, 1) @ x / (n - 1) + 1e-9 * _EYE)
     ang = (np.arctan2(pw[:, :, 1], pw[:, :, 0])[:, :, None] - _CANON_ANGLE[n]).reshape(m, -1)
     c, s = np.cos(ang)[:, :, None], np.sin(ang)[:, :, None]
     rc = np.stack([c * cw[:, 0] - s * cw[:, 1], s * cw[:, 0] + c * cw[:, 1]], 3)  # m×turn×place×2
-    cost = ((pw[:, None, :, None] - rc[:, :, None]) ** 2).sum(4)  # m × turn × point × place
+    cost = _dist2(pw[:, None, :, None], rc[:, :, None])  # m × turn × point × place
     perm = np.argmin(cost, 3)
-    distinct = (np.diff(np.sort(perm, 2), axis=2) > 0).all(2)
-    err = np.take_along_axis(cost, perm[..., None], 3)[..., 0].mean(2)
+    distinct = _distinct(perm, n)
+    err = _mean(cost.min(3), 2)
     err[~distinct] = np.inf
     best = np.argmin(err, 1)
     # The least-squares affine map from the pattern's places to the points. Its normal
@@ -523,6 +553,13 @@ def _fits(points: Floats, side: float, radius: Floats,
     # The step along the face's unforeshortened direction, as the pips' long axis.
     quality = np.exp(-np.minimum(err[rows, best], 50) / 0.05) * shape_ok * _step_ok(long, radius, side)
     return np.where(np.any(distinct, 1), quality, 0.0), affine
+
+
+def _distinct(perm: Ints, n: int) -> Bools:
+    """Whether each row of places (…×n, each 0 to n - 1) lays the points on n different
+    places: its bits together make all n (cheaper than sorting the rows)."""
+    out: Bools = np.bitwise_or.reduce(1 << perm, -1) == (1 << n) - 1
+    return out
 
 
 def _discs(pips: Pips, idx: Ints) -> Floats:
@@ -589,7 +626,7 @@ def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
     h, w = pips.response.shape
     px, py = np.round(places[..., 0]).astype(int), np.round(places[..., 1]).astype(int)
     on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~occupied
-    px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+    px, py = _clamp(px, w - 1), _clamp(py, h - 1)
     share = np.where(on, pips.response[py, px], 0) / np.maximum(contrast, 1.0)[:, None]
     # A dark mark half as strong as the pips is a pip under glare, or another face's. A
     # light one is glare on a dark die unless it is a pip like the face's own and about as
@@ -625,7 +662,7 @@ def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats, *,
     pts = (affine[:, None, :, :2] @ lattice[None, :, :, None])[..., 0] + affine[:, None, :, 2]
     px, py = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     on = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-    px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+    px, py = _clamp(px, w - 1), _clamp(py, h - 1)
     free = on & ~pips.inside[py, px]
     count = free.sum(1)
     values = np.sort(np.where(free, gray[py, px].astype(float), np.inf), 1)
@@ -634,7 +671,7 @@ def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats, *,
     hi = values[rows, np.maximum(0, (0.9 * count).astype(int) - 1)]
     spread = np.where(count >= 12, hi - np.where(count >= 12, lo, 0), np.inf)
     # A face cut by the frame's edge may have more marks beyond it.
-    seen = _unit((on.mean(1) - 0.8) / 0.15)
+    seen = _unit((_mean(on, 1) - 0.8) / 0.15)
     return _unit((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15) * seen
 
 
@@ -681,12 +718,12 @@ def _unexplained(pips: Pips, grid: Floats, chosen: list[int], others: list[int])
     have been part of it. (Pips unlike them, squashed another way, are a side face's.)"""
     if not others:
         return 0
-    a = grid
-    det = a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0]
+    (xx, xy, _), (yx, yy, _) = grid.tolist()  # (numbers: NumPy's scalars cost more)
+    det = xx * yy - xy * yx
     if abs(det) < 1e-9:
         return 0
-    inverse = np.array([[a[1, 1], -a[0, 1]], [-a[1, 0], a[0, 0]]]) / det
-    at = (pips.xy[others] - a[:, 2]) @ inverse.T
+    inverse = np.array([[yy, -xy], [-yx, xx]]) / det
+    at = (pips.xy[others] - grid[:, 2]) @ inverse.T
     on = np.hypot(at[:, 0], at[:, 1]) <= 1.8 if len(chosen) == 1 else (np.abs(at) <= 1.6).all(1)
     if not on.any():
         return 0
@@ -740,7 +777,7 @@ def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int
     """Each proposed set of pips, least typical pips last, as itself and trimmed of one and
     of two of those."""
     out = []
-    b_all, round_all = pips.b.tolist(), pips.roundness.tolist()
+    b_all, round_all = pips.listed
     for proposal in proposals:
         members = list(proposal)
         if len(members) > 1:
@@ -802,7 +839,8 @@ def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]]
             continue
         xy = pips.xy[t]
         near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= 0.75 * side
-        proposals = {tuple(sorted(np.array(t)[row].tolist())) for row in _alike(pips, t, t) & near}
+        members = np.array(t)
+        proposals = {tuple(sorted(members[row].tolist())) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
     _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], side, seen)
     best: list[_Best | None] = []
@@ -834,7 +872,7 @@ def _face(pips: Pips, chosen: list[int], grid: Floats, score: float, marks: int)
     """A face read from ``chosen`` pips on ``grid``."""
     centre = grid[:, 2]
     side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
-    (xx, xy), (_, yy) = pips.cov[chosen].mean(0).tolist()
+    (xx, xy), (_, yy) = _mean(pips.cov[chosen], 0).tolist()
     low, high = _eig2(xx, xy, yy)
     read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
     return _Face(read, int(pips.blob[chosen[0]]), chosen, grid,
@@ -947,7 +985,7 @@ def _drop_side_faces(faces: list[_Face], count: int, side: float, *,
 
 def _kmeans(points: Floats, k: int) -> Ints:
     """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps."""
-    d = np.sqrt(((points[:, None] - points[None]) ** 2).sum(2))
+    d = np.sqrt(_dist2(points[:, None], points[None]))
     chosen = [int(np.argmax(d.sum(1)))]
     for _ in range(k - 1):
         chosen.append(int(np.argmax(d[chosen].min(0))))
@@ -956,7 +994,7 @@ def _kmeans(points: Floats, k: int) -> Ints:
         count = np.maximum(np.bincount(labels, minlength=k), 1)
         centres = (np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
                    / count[:, None])
-        moved: Ints = np.argmin(((points[:, None] - centres[None]) ** 2).sum(2), 1)
+        moved: Ints = np.argmin(_dist2(points[:, None], centres[None]), 1)
         if (moved == labels).all():
             break
         labels = moved
