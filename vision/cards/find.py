@@ -622,8 +622,7 @@ def _alternatives(f: FoundCard, outlines: list[FoundCard]) -> tuple[FoundCard, .
 
 def _same_card(a: FoundCard, b: FoundCard) -> bool:
     """True when two outlines share at least ``SAME`` of the larger one's area."""
-    inter, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
-    return float(inter) >= SAME * max(a.area, b.area)
+    return _shared(a.corners, b.corners) >= SAME * max(a.area, b.area)
 
 
 def _corners_apart(a: FoundCard, b: FoundCard) -> float:
@@ -651,11 +650,15 @@ DOUBLE = 1.0
 
 def _inside(quad: np.ndarray, card: FoundCard) -> float:
     """Share of ``quad``'s area inside ``card``."""
-    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), card.corners.astype(np.float32))
-    return float(inter) / max(float(cv2.contourArea(quad)), 1e-6)
+    return _shared(quad, card.corners) / max(float(cv2.contourArea(quad)), 1e-6)
 
 
 def _overlap(a: FoundCard, b: FoundCard) -> float:
     """Area shared by two quadrilaterals over the smaller's area."""
-    inter, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
-    return float(inter) / max(min(a.area, b.area), 1e-6)
+    return _shared(a.corners, b.corners) / max(min(a.area, b.area), 1e-6)
+
+
+def _shared(a: np.ndarray, b: np.ndarray) -> float:
+    """Area two convex quadrilaterals (4×2 corners) share."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(inter)
