@@ -37,9 +37,9 @@ def test_webcam_training_photos() -> None:
     what is read is nearly always a die (laptop keys passed for 1s: precision 98.3%)."""
     result, _ = score(DiceReader(), webcam_set(WEBCAM / "Train"))
     assert result.truths == 950  # (951 labels, one of them no die: see the errata)
-    assert result.recall >= 0.985
+    assert result.recall >= 0.99
     assert result.precision >= 0.99
-    assert result.accuracy >= 0.985
+    assert result.accuracy >= 0.99  # (98.8% before dice far off were read at their own size)
 
 
 def test_webcam_photos_mirrored() -> None:
@@ -175,6 +175,16 @@ def test_a_1_outweighed_by_light_marks_is_read(name: str) -> None:
     """A white die showing a 1, seen steeply: the face between its front face's flat pips,
     round and light, outweighed its one round dark pip, so its blob was read for light
     marks only, none of which is a face (the 1 lost). Its grey levels say dark marks."""
+    assert_webcam_photo_read_right(name)
+
+
+@pytest.mark.parametrize("name", ["Train/dice_20", "Train/two_26", "Valid/valid_59"])
+def test_a_die_far_off_is_read_at_its_own_size(name: str) -> None:
+    """Pale dice at the far side of the table, seen small and steeply: their top faces,
+    all that stands out from the wood, are blobs of 0.14-0.26 of a near die's, and were
+    dropped as too small for a die (`dice_20`: three 1s). Above every die found, they are
+    kept and read at their own size. A blob that small beside or below a die is its side
+    face: not kept (`two_26`, `valid_59`, read as 1s when it was)."""
     assert_webcam_photo_read_right(name)
 
 

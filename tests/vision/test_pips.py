@@ -59,11 +59,14 @@ def test_two_pips_run_together_are_cut_apart_and_a_long_pip_is_not() -> None:
     assert len(xs) == 3 and abs(xs[0] - 36) <= 1 and abs(xs[1] - 47) <= 1 and abs(xs[2] - 110) <= 1
 
 
-def _read(pips: int, centre: tuple[float, float], flat: float, short: float) -> _Face:
+def _read(pips: int, centre: tuple[float, float], flat: float, short: float, *,
+          degrees: float = 0.0, confidence: float = 1.0) -> _Face:
     """A face of ``pips`` pips read at ``centre``, its pips of roundness ``flat`` and short
-    semi-axis ``short`` (its grid is not looked at)."""
-    return _Face(FaceRead(str(pips), 1.0, centre, pips, 40.0), 1, list(range(pips)),
-                 np.zeros((2, 3)), flat, short)
+    semi-axis ``short``, their long axis turned ``degrees`` from the picture's width (its
+    grid is not looked at)."""
+    shape = _ellipse(1.0, flat, degrees)
+    return _Face(FaceRead(str(pips), confidence, centre, pips, 40.0), 1, list(range(pips)),
+                 np.zeros((2, 3)), flat, short, 40.0, shape / np.sqrt(np.linalg.det(shape)))
 
 
 @pytest.mark.parametrize(("flat", "short", "dropped"), [(0.88, 2.6, False), (1.0, 2.0, True)])
@@ -76,3 +79,18 @@ def test_a_lone_pip_below_a_face_and_rounder_is_a_front_face_only_if_narrower(
     top = _read(6, (100.0, 60.0), 0.75, 2.3)
     below = _read(1, (90.0, 88.0), flat, short)
     assert _side_face(top, below, 1, 40.0) is (below if dropped else None)
+
+
+@pytest.mark.parametrize(("pips", "degrees", "count", "dropped"),
+                         [(1, -75.0, 1, True), (1, 0.0, 1, False), (1, -75.0, 2, False),
+                          (3, -75.0, 1, False)])
+def test_two_lone_pips_squashed_two_ways_in_one_die_are_its_top_and_a_side_face(
+        pips: int, degrees: float, count: int, dropped: bool) -> None:
+    """A die far off (read at its own size, 20 pixels): its 1, squashed along the picture's
+    height, and beside it a pip of its side face, squashed across, and shown less clearly:
+    more than 0.75 of a face apart, as two dice's 1s could be, but two dice side by side
+    are seen squashed alike. In a blob of two dice, two 1s are two dice whatever their
+    shapes (dice leaning on one another); a face of more pips is left to the other rules."""
+    top = _read(pips, (100.0, 60.0), 0.55, 1.3)
+    beside = _read(1, (120.0, 62.0), 0.64, 1.5, degrees=degrees, confidence=0.4)
+    assert _side_face(top, beside, count, 20.0) is (beside if dropped else None)

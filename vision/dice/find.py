@@ -28,6 +28,7 @@ __all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", 
 WORK_SIDE = 640
 MAX_DICE = 64
 MIN_DIE = 12  # work pixels: a blob smaller than this is no die that can be read
+FAR = 0.12  # of a die's area: the least a die farther off than the others may fill (_far)
 
 # Frames, masks and label images (uint8 here), typed as OpenCV's functions give them back.
 Image = NDArray[np.integer[Any] | np.floating[Any]]
@@ -75,6 +76,7 @@ class View:
     counts: list[int]
     side: float  # a die's side, view pixels
     scale: float  # view pixels per frame pixel
+    sides: NDArray[np.float64] | None = None  # by label of ``body``, view pixels (None: all ``side``)
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class Blobs:
     counts: list[int]
     scale: float  # work pixels per frame pixel
     side: float  # a die's side (top face and a bit), frame pixels
+    sides: list[float]  # the side of each blob's dice, frame pixels: ``side``, or less far off
 
     def __len__(self) -> int:
         return len(self.boxes)
@@ -109,7 +112,8 @@ class Blobs:
             x1 = min(size[0], int(np.ceil((x + bw) * r)) + grow + 1)
             y1 = min(size[1], int(np.ceil((y + bh) * r)) + grow + 1)
             boxes.append((x0, y0, x1 - x0, y1 - y0))
-        return View(image, body, boxes, self.counts, self.side * f, f)
+        sides = np.array([self.side, *self.sides]) * f
+        return View(image, body, boxes, self.counts, self.side * f, f, sides)
 
     def region(self, k: int, size: tuple[int, int]) -> DieRegion:
         """Blob ``k`` as a region of the full-size frame (``size``: width, height), with a
@@ -117,7 +121,7 @@ class Blobs:
         x, y, w, h = self.boxes[k]
         mask = (self.labels[y:y + h, x:x + w] == k + 1).view(np.uint8) * 255
         x0, y0, full = _to_full(mask, x, y, self.scale, 0.15 * self.side * self.scale, size)
-        return DieRegion(x0, y0, full, self.side, self.counts[k])
+        return DieRegion(x0, y0, full, self.sides[k], self.counts[k])
 
 
 class _Shape(NamedTuple):
@@ -261,6 +265,31 @@ def _complete(mask: Image, diff: NDArray[np.float32], labels: NDArray[np.int32],
     return fuller if cv2.countNonZero(fuller) > cv2.countNonZero(mask) else None
 
 
+_Kept = tuple[tuple[int, int, int, int], int, int, float]  # box, dice, label, their side (work pixels)
+
+
+def _far(dice: list[_Kept], small: list[_Kept]) -> list[_Kept]:
+    """Of the blobs too small for a die (``small``: solid, clear of the frame's edge, each
+    with its own size as its die's), those that are dice farther off: wholly above every
+    single die of ``dice``.
+
+    A camera looks at the table from its near side, so a die farther off shows higher in
+    the picture and smaller: a pale die's top face (all of it that stands out from pale
+    wood) at the far side of a table seen at a slant is a fifth of a near one's, seen
+    steeply as well as from further. Its pips are then too small for the die size learnt
+    from the near dice, so it is read at its own. Beside or below a die, a blob that small
+    is that die's side face or clutter.
+    """
+    top = min((box[1] for box, count, _, _ in dice if count == 1), default=0)
+    return [blob for blob in small if blob[0][1] + blob[0][3] < top
+            and not any(_overlap(blob[0], box) for box, _, _, _ in dice)]
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Whether two boxes ``(x, y, w, h)`` overlap."""
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
 def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0) -> Blobs:
     """The die-like blobs of a frame (already in the tray's view), at most ``MAX_DICE``
     dice in all."""
@@ -269,7 +298,7 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
     small = frame if scale == 1.0 else shrink(frame, (round(w * scale), round(h * scale)))
     mask, diff, level = foreground(small, tray)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
-    none = Blobs(np.zeros(mask.shape, np.uint8), [], [], scale, 0.0)
+    none = Blobs(np.zeros(mask.shape, np.uint8), [], [], scale, 0.0, [])
     min_area = (min_side * scale) ** 2
     contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
     typical = _typical_area(list(shapes.values()))
@@ -288,28 +317,35 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
     if typical is None:
         return none
     side = float(np.sqrt(typical))
-    kept: list[tuple[tuple[int, int, int, int], int, int]] = []
-    for i, (area, solidity, aspect, _, _) in shapes.items():
-        if area < 0.35 * typical or area > 16 * typical:
+    kept: list[_Kept] = []
+    little: list[_Kept] = []
+    for i, (area, solidity, aspect, _, inside) in shapes.items():
+        if area < FAR * typical or area > 16 * typical:
             continue
         x, y, bw, bh = cv2.boundingRect(contours[i])
         if max(bw, bh) > 6 * side and area < 2.5 * typical:
             continue  # long and thin: a cable or an edge, not dice
+        if area < 0.35 * typical:
+            if inside and solidity >= 0.75:
+                little.append(((x, y, bw, bh), 1, i + 1, float(np.sqrt(area))))
+            continue
         count = max(1, int(round(area / typical)))
         if count == 1 and (solidity < 0.75 or aspect < 0.45):
             count = 2
-        kept.append(((x, y, bw, bh), count, i + 1))
+        kept.append(((x, y, bw, bh), count, i + 1, side))
+    kept += _far(kept, little)
     kept.sort(key=lambda r: (r[0][1], r[0][0]))
     lut = np.zeros(len(contours) + 1, np.uint8)
-    boxes, counts, total = [], [], 0
-    for box, count, label in kept:
+    boxes, counts, sides, total = [], [], [], 0
+    for box, count, label, die in kept:
         if total + count > MAX_DICE:
             break
         total += count
         boxes.append(box)
         counts.append(count)
+        sides.append(die / scale)
         lut[label] = len(boxes)
-    return Blobs(lut[labels], boxes, counts, scale, side / scale)
+    return Blobs(lut[labels], boxes, counts, scale, side / scale, sides)
 
 
 def split_blob(mask: Image, k: int, side: float) -> list[Image]:

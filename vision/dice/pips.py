@@ -23,7 +23,8 @@ squashed itself, is that die's side face and is dropped. A set that fits no patt
 fits only after dropping pips it cannot explain, gets a low confidence, and below the
 threshold the die is reported as unknown.
 
-Everything is measured in pips and in the die's size as estimated in this frame, never in
+Everything is measured in pips and in the die's size as estimated in this frame (for a
+die farther off than the others, its own: :func:`vision.dice.find.find_blobs`), never in
 pixels, so the same reader works on any camera and at any distance.
 """
 
@@ -78,6 +79,7 @@ class Pips:
     fill: Floats  # its core's area over its ellipse's: 0.97 or so for a disc, less for strokes
     outline: Floats  # farthest pixel, in its ellipse's own units: 1 or so for a disc
     blob: Ints
+    side: Floats  # the expected side of each pip's die, pixels (dice far off are smaller)
     inside: Bools  # bool image: pixels of the pips (with their blurred rims)
     response: Image  # the black-hat/top-hat image they were found in
     dark: bool
@@ -276,9 +278,10 @@ def _cut_joined(response: Image, xs: Floats, ys: Floats, lab: Ints,
 
 
 def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
-              side: float, *, dark: bool) -> Pips:
+              side: float, *, dark: bool, sides: Floats | None = None) -> Pips:
     """Pip-like blobs on the dice of ``body`` (a label image: 0 tray, k for the blob in
-    ``boxes[k - 1]``), dark on light or light on dark, for dice about ``side`` pixels a side."""
+    ``boxes[k - 1]``), dark on light or light on dark, for dice about ``side`` pixels a side
+    (``sides``: each blob's, by label, where they differ)."""
     response = mark_response(gray, side, dark=dark)
     binary = mark_mask(response, body, boxes)
     n, labels = cv2.connectedComponents(binary, connectivity=8)
@@ -319,8 +322,11 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     far = np.zeros(n)
     np.maximum.at(far, lab, (dx * dx * mu02[lab] - 2 * dx * dy * mu11[lab] + dy * dy * mu20[lab]) / det[lab])
     outline = np.sqrt(far) / 2
-    keep = ((area >= max(3.0, 0.004 * side * side)) & (area <= 0.1 * side * side)
-            & (fill >= 0.55) & (a <= 0.25 * side))
+    h, w = gray.shape
+    at = body[_clamp(np.round(cy).astype(int), h - 1), _clamp(np.round(cx).astype(int), w - 1)]
+    die = np.full(n, side) if sides is None else sides[at]
+    keep = ((area >= np.maximum(3.0, 0.004 * die * die)) & (area <= 0.1 * die * die)
+            & (fill >= 0.55) & (a <= 0.25 * die))
     keep[0] = False
     ids = np.nonzero(keep)[0]
     # The pips' pixels, and their blurred rims below the threshold.
@@ -331,20 +337,19 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     inside[ys_all[on], xs_all[on]] = 1
     rim = max(1, int(round(0.04 * side)))
     grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
-    px = np.clip(np.round(cx[ids]).astype(int), 0, gray.shape[1] - 1)
-    py = np.clip(np.round(cy[ids]).astype(int), 0, gray.shape[0] - 1)
     cov = np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
     return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], cov, peak[ids], fill[ids],
                 outline[ids],
-                body[py, px].astype(np.intp), grown > 0, response, dark)
+                at[ids].astype(np.intp), die[ids], grown > 0, response, dark)
 
 
-def _same_face(pips: Pips, gray: Image, reach: float, rim: float,
+def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
                use: Bools | None = None) -> tuple[Ints, Floats]:
-    """Pairs (i, j) of pips on one face (of those in ``use``): in one blob, close, alike
-    (one size, squashed the same way) and about as strong (a side face's are fainter and
-    flatter), with no seam between them; and how deep a dip lies between the pips of each
-    pair looked at, as a share of the face's level (n×n, NaN where not looked at).
+    """Pairs (i, j) of pips on one face (of those in ``use``): in one blob, close (within the
+    ``reach`` of each pip's die), alike (one size, squashed the same way) and about as
+    strong (a side face's are fainter and flatter), with no seam between them; and how deep
+    a dip lies between the pips of each pair looked at, as a share of the face's level
+    (n×n, NaN where not looked at).
 
     The face is followed along the line between the two pips (outside their own rims, of
     ``rim`` pixels): the seam between touching dice dips below the face on either side,
@@ -361,7 +366,7 @@ def _same_face(pips: Pips, gray: Image, reach: float, rim: float,
     # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
     # die's size is only roughly known, its pips' is measured). About as strong: glare on a
     # pip takes a third of its contrast, a side face's more.
-    near = ((d <= np.maximum(reach, 5.0 * (pips.a[i] + pips.a[j])))
+    near = ((d <= np.maximum(reach[i], 5.0 * (pips.a[i] + pips.a[j])))
             & (np.minimum(c[i], c[j]) >= 0.6 * np.maximum(c[i], c[j])))
     i, j, d = i[near], j[near], d[near]
     # The pips of one face are alike: one size, squashed the same way.
@@ -470,7 +475,7 @@ class _Fit:
     affine: Floats  # 2×3: face grid units (pips one apart) to image pixels
 
 
-def _step_ok(step: Floats, radius: Floats, side: float) -> Floats:
+def _step_ok(step: Floats, radius: Floats, side: Floats) -> Floats:
     """Whether grid steps (pixels) suit pips of ``radius`` on dice of about ``side``.
 
     On dice the pips are 1.6 to 5.5 radii apart (a quarter of the face, pips a tenth to a
@@ -493,11 +498,11 @@ def _squash(cov: Floats) -> Floats:
     return root / np.sqrt(det)[..., None, None]
 
 
-def _fits(points: Floats, side: float, radius: Floats,
+def _fits(points: Floats, side: Floats, radius: Floats,
           squash: Floats) -> tuple[Floats, Floats]:
-    """How well sets of ``n`` points (m×n×2: pips of ``radius``, squashed by ``squash``)
-    form the pattern of ``n``, and the grids they sit on (m×2×3: grid units, pips one
-    apart, to pixels). All sets at once: most dice are read in one go."""
+    """How well sets of ``n`` points (m×n×2: pips of ``radius``, squashed by ``squash``, on
+    dice of ``side``) form the pattern of ``n``, and the grids they sit on (m×2×3: grid
+    units, pips one apart, to pixels). All sets at once: most dice are read in one go."""
     m, n = points.shape[:2]
     rows = np.arange(m)
     centre = _mean(points, 1)
@@ -571,6 +576,12 @@ def _discs(pips: Pips, idx: Ints) -> Floats:
             * _unit((1.2 - _mids(pips.outline[idx])) / 0.12))
     if idx.shape[1] == 1:
         k = idx[:, 0]
+        # A die read smaller than READ_SIDE (one far off, read at its own size) has pips a
+        # few pixels across, whose cores measure less full than a disc's and their farthest
+        # pixel nearer, by about 0.45 and 1.3 over the pip's area in pixels (discs drawn,
+        # blurred and measured as here): allowed for beyond what is at READ_SIDE, where the
+        # limits below were set, for pips whose radius is a tenth of their die.
+        small = np.maximum(1 / pips.side[k] ** 2 - 1 / READ_SIDE ** 2, 0.0) / (0.01 * np.pi)
         # (Its outline an ellipse's: a 1's large pip is a clean disc, where a flat dark
         # rectangle seen along the picture's width would pass for one seen at a slant.
         # And it is solid, as a disc of paint is: its core fills its ellipse (0.97
@@ -580,8 +591,8 @@ def _discs(pips: Pips, idx: Ints) -> Floats:
         # it fills 0.75-0.91, or, its pixels at its ends, reaches 0.73.)
         disc = disc * (_unit((_upright_roundness(pips.cov[k]) - 0.5) / 0.2)
                        * _unit((pips.roundness[k] - 0.35) / 0.15) * _unit((1.1 - pips.outline[k]) / 0.04)
-                       * _unit((pips.outline[k] - 0.75) / 0.05)
-                       * _unit((pips.fill[k] - 0.9) / 0.04))
+                       * _unit((pips.outline[k] + 1.3 * small - 0.75) / 0.05)
+                       * _unit((pips.fill[k] + 0.45 * small - 0.9) / 0.04))
     return disc
 
 
@@ -705,6 +716,8 @@ class _Face:
     grid: Floats  # 2×3: its pip grid (pips one apart) to image pixels
     flat: float  # its pips' roundness (short over long axis, of their mean shape)
     short: float  # its pips' short semi-axis (of their mean shape), pixels
+    die: float  # its die's expected side, pixels (as its pips were found for)
+    squash: Floats  # its pips' mean shape (second moments, 2×2) scaled to determinant 1
 
 
 def _alike(pips: Pips, chosen: list[int], others: list[int]) -> Bools:
@@ -739,7 +752,7 @@ def _top_like(pips: Pips, group: list[int]) -> list[int]:
 _Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
 
 
-def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]], side: float,
+def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]],
               seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> None:
     """How well each set of pips forms a face, into ``seen`` (the fit and its quality with
     the grid, the plain face around and the seams between its pips checked, or None:
@@ -753,7 +766,8 @@ def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]], sid
     batches: list[tuple[list[list[int]], Ints, Floats, Floats]] = []
     for n, same in todo.items():
         idx = np.array(same)
-        quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
+        quality, affine = _fits(pips.xy[idx], pips.side[idx[:, 0]], _mids(pips.a[idx]),
+                                _squash(pips.cov[idx]))
         quality = quality * _discs(pips, idx) * _seamless(seams, idx)
         # A face less sure than 0.1 is none (_read_groups): the checks, each only lowering
         # the score, stop at a set that cannot reach it.
@@ -820,7 +834,7 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
 
 
 def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]],
-                 side: float, seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
+                 seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
     """The best die face each group of pips makes (or None), all groups at once.
 
     A face's pips are alike (one size, squashed the same way); a group may hold a side
@@ -838,11 +852,12 @@ def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]]
             trials.append([])
             continue
         xy = pips.xy[t]
-        near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= 0.75 * side
+        reach = 0.75 * pips.side[t[0]]
+        near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= reach
         members = np.array(t)
         proposals = {tuple(sorted(members[row].tolist())) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
-    _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], side, seen)
+    _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], seen)
     best: list[_Best | None] = []
     split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
     for t, trial in zip(tops, trials):
@@ -858,7 +873,7 @@ def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]]
                     parts.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
                                  for j in range(k) if (labels == j).any())
         split.append(_trials(pips, parts - {p for p, _ in trial}))
-    _patterns(gray, pips, seams, [c for trial in split for _, cs in trial for c in cs], side, seen)
+    _patterns(gray, pips, seams, [c for trial in split for _, cs in trial for c in cs], seen)
     for i, (t, trial) in enumerate(zip(tops, split)):
         other = _best_face(pips, trial, t, seen) if trial else None
         current = best[i]
@@ -872,15 +887,17 @@ def _face(pips: Pips, chosen: list[int], grid: Floats, score: float, marks: int)
     """A face read from ``chosen`` pips on ``grid``."""
     centre = grid[:, 2]
     side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
-    (xx, xy), (_, yy) = _mean(pips.cov[chosen], 0).tolist()
+    mean = _mean(pips.cov[chosen], 0)
+    (xx, xy), (_, yy) = mean.tolist()
     low, high = _eig2(xx, xy, yy)
     read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
     return _Face(read, int(pips.blob[chosen[0]]), chosen, grid,
-                 float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))), 2 * math.sqrt(max(low, 0.0)))
+                 float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))), 2 * math.sqrt(max(low, 0.0)),
+                 float(pips.side[chosen[0]]), mean / math.sqrt(max(low * high, 1e-12)))
 
 
-def _read_clean(gray: Image, pips: Pips, groups: list[list[int]],
-                side: float) -> tuple[list[_Face], list[list[int]]]:
+def _read_clean(gray: Image, pips: Pips,
+                groups: list[list[int]]) -> tuple[list[_Face], list[list[int]]]:
     """The groups that may be one face as they are (at most six pips, all round; alike, as
     pips are joined only to pips like them), read all at once: the faces read surely, and
     the groups left to read more carefully."""
@@ -894,7 +911,8 @@ def _read_clean(gray: Image, pips: Pips, groups: list[list[int]],
     batches = []
     for same in by_size.values():
         idx = np.array(same)
-        quality, affine = _fits(pips.xy[idx], side, _mids(pips.a[idx]), _squash(pips.cov[idx]))
+        quality, affine = _fits(pips.xy[idx], pips.side[idx[:, 0]], _mids(pips.a[idx]),
+                                _squash(pips.cov[idx]))
         batches.append((idx, quality * _discs(pips, idx), affine))
     if not batches:
         return [], rest
@@ -924,7 +942,11 @@ def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
     apart, where its front face is half of it below its top face) and both seen nearly
     square on at once: a face's roundness is the cosine of the angle between the camera's
     ray and its normal, and a die's faces are square to one another, so the squares of a
-    top face's roundness and a side face's add up to at most one.
+    top face's roundness and a side face's add up to at most one. Side by side, two lone
+    pips squashed two ways (unlike in shape) in a blob of one die are its top face's and a
+    side face's (two dice side by side on a table are seen squashed alike); the side
+    face's shows less clearly. (Faces of more pips are left to the rules above: in a photo
+    turned from the camera's view, a 1 beside a 3 on one die was its top face.)
     """
     dx, dy = b.read.centre[0] - a.read.centre[0], b.read.centre[1] - a.read.centre[1]
     dist = math.hypot(dx, dy)
@@ -950,26 +972,28 @@ def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
     # Too close to be two dice, and neither seen more edge on: the face read from fewer
     # pips (a side face's show less clearly), or less surely.
     weaker = min((a, b), key=lambda f: (len(f.pips), f.read.confidence, f.flat))
+    if count == 1 and len(a.pips) == len(b.pips) == 1 and not _alike_pairs(a.squash, b.squash):
+        return weaker
     return weaker if apart < 0.75 else None
 
 
-def _face_size(face: _Face, side: float) -> float:
+def _face_size(face: _Face) -> float:
     """A face's side unforeshortened, pixels: from its grid's long axis, or for a lone pip
-    a die's (``side``: a die found, with some of its side faces)."""
+    a die's (as found, with some of its side faces)."""
     if len(face.pips) == 1:
-        return side / 1.2
+        return face.die / 1.2
     (a, b, _), (c, d, _) = face.grid.tolist()
     # The larger eigenvalue of the grid's M Mᵀ (on numbers: a frame has many faces).
     _, high = _eig2(a * a + b * b, a * c + b * d, c * c + d * d)
     return math.sqrt(high) / 0.26
 
 
-def _drop_side_faces(faces: list[_Face], count: int, side: float, *,
+def _drop_side_faces(faces: list[_Face], count: int, *,
                      across: bool = False) -> list[_Face]:
     """The top faces among the faces read in a blob of about ``count`` dice; ``across``:
     among faces of different blobs (only pairs from two blobs are weighed). Only faces
     close enough to be one die's are weighed (sizes worked out once: a frame holds many)."""
-    sizes = [_face_size(f, side) for f in faces]
+    sizes = [_face_size(f) for f in faces]
     pairs = sorted((_apart(a, b), i, j) for i, a in enumerate(faces) for j, b in enumerate(faces)
                    if i < j and (a.blob != b.blob or not across)
                    and math.dist(a.read.centre, b.read.centre) <= 1.3 * max(sizes[i], sizes[j]))
@@ -1001,8 +1025,8 @@ def _kmeans(points: Floats, k: int) -> Ints:
     return labels
 
 
-def _read_clusters(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]],
-                   side: float) -> list[list[_Face]]:
+def _read_clusters(gray: Image, pips: Pips, seams: Floats,
+                   groups: list[list[int]]) -> list[list[_Face]]:
     """The faces in groups of pips that are not plainly one face each: a group can hold the
     faces of dice touching with no seam to be seen between them (dark dice), and a side
     face or two. In each, the best face is taken out with every pip on it, then the best
@@ -1012,7 +1036,7 @@ def _read_clusters(gray: Image, pips: Pips, seams: Floats, groups: list[list[int
     seen: dict[frozenset[int], tuple[_Fit, float] | None] = {}
     active = list(range(len(groups)))
     while active:
-        found = _read_groups(gray, pips, seams, [rests[i] for i in active], side, seen)
+        found = _read_groups(gray, pips, seams, [rests[i] for i in active], seen)
         still = []
         for i, face in zip(active, found):
             if face is None:
@@ -1041,7 +1065,7 @@ def _apart(a: _Face, b: _Face) -> float:
 def _read_kind(gray: Image, smooth: Image, pips: Pips, use: Bools, side: float,
                faces: dict[int, list[_Face]]) -> None:
     """The faces the pips in ``use`` (one kind of marks) make, added to ``faces`` by blob."""
-    pairs, seams = _same_face(pips, smooth, 0.85 * side, 0.06 * side, use)
+    pairs, seams = _same_face(pips, smooth, 0.85 * pips.side, 0.06 * side, use)
     groups = [g for g in _groups(len(pips), pairs) if use[g[0]]]
     # A group of pips far flatter than the roundest on its blob is a side face seen
     # almost edge on.
@@ -1052,10 +1076,10 @@ def _read_kind(gray: Image, smooth: Image, pips: Pips, use: Bools, side: float,
         roundest[blob] = max(roundest.get(blob, 0.0), roundness)
     groups = [g for g, roundness in zip(groups, flat)
               if roundness >= roundest[int(pips.blob[g[0]])] - 0.45]
-    clean, rest = _read_clean(gray, pips, groups, side)
+    clean, rest = _read_clean(gray, pips, groups)
     for face in clean:
         faces.setdefault(face.blob, []).append(face)
-    for g, found in zip(rest, _read_clusters(gray, pips, seams, rest, side)):
+    for g, found in zip(rest, _read_clusters(gray, pips, seams, rest)):
         faces.setdefault(int(pips.blob[g[0]]), []).extend(found)
 
 
@@ -1068,7 +1092,8 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
     faces: dict[int, list[_Face]] = {}
     # Both kinds of pips are found; on each blob, the kind with more round discs is its
     # dice's (the other kind is the face showing between pips, or glare).
-    kinds = [find_pips(gray, view.body, view.boxes, side, dark=dark) for dark in (True, False)]
+    kinds = [find_pips(gray, view.body, view.boxes, side, dark=dark, sides=view.sides)
+             for dark in (True, False)]
     weight = [np.bincount(p.blob, p.contrast * ((p.roundness >= 0.6) & (p.fill >= 0.8)),
                           len(view.boxes) + 1) for p in kinds]
     for pips, mine, theirs in zip(kinds, weight, weight[::-1]):
@@ -1096,12 +1121,12 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         for face in found:
             if all(_apart(face, k) > 0.4 for k in unique):
                 unique.append(face)
-        tops.extend(_drop_side_faces(unique, view.counts[blob - 1], side))
+        tops.extend(_drop_side_faces(unique, view.counts[blob - 1]))
     # A die on a tray close to it in colour may be found in two parts, its top face in one
     # blob and its front face in the next: faces of neighbouring blobs are weighed too, as
     # a blob of more than one die would be (two blobs are no proof of one die).
     out = []
-    for face in _drop_side_faces(tops, 2, side, across=True):
+    for face in _drop_side_faces(tops, 2, across=True):
         read = face.read
         name = read.face if read.confidence >= threshold else "unknown"
         out.append((face.blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
