@@ -475,11 +475,17 @@ def _step_ok(step: Floats, radius: Floats, side: float) -> Floats:
 
     On dice the pips are 1.6 to 5.5 radii apart (a quarter of the face, pips a tenth to a
     fifth of it); two pips of dice side by side, read as one face, are further apart. A
-    face's grid is never larger than the die (whose size is only roughly known).
+    face's grid is never larger than the die (whose size is only roughly known), nor under
+    half of a die's: a top face's step is about 0.22 of a die as found (a quarter of a face
+    some 0.85 of it), less on a face seen at a slant (the webcam photos lose dice from
+    0.12 on), where two pips next to each other on a face, read as a 2, make a face a third
+    to half its size: a 3's or a 6's pips (the rest of the face read unknown), a front
+    face's.
     """
     ratio = step / np.maximum(radius, 1e-6)
+    size = step / side
     return _unit(np.minimum(np.minimum((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5),
-                              (0.4 - step / side) / 0.05))
+                            np.minimum((0.4 - size) / 0.05, (size - 0.09) / 0.02)))
 
 
 def _squash(cov: Floats) -> Floats:
