@@ -135,6 +135,15 @@ def test_a_3_is_not_read_as_the_2_of_its_close_pips() -> None:
     assert _faces_read_on(None, scene, 3) == ["3"]
 
 
+def test_a_die_in_front_of_a_side_face_is_read() -> None:
+    """A black 5 on paper, tilted 27°, below and to the side of a flatter 2, the side face
+    of a die behind it: the 5 was dropped as that 2's front face. It is the scene's sixth
+    die."""
+    scene = render_scene(1014)
+    assert scene.dice[5].face == "5"
+    assert _faces_read_on(None, scene, 5) == ["5"]
+
+
 def test_pip_dice_read_wrong_are_rare() -> None:
     """A die read as a face is nearly always that face: doubt is reported as unknown."""
     result, _ = score(DiceReader(), rendered_set(range(800, 812), width=960, height=540))

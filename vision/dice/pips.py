@@ -712,6 +712,12 @@ class _Face:
     flat: float  # its pips' roundness (short over long axis, of their mean shape)
     short: float  # its pips' short semi-axis (of their mean shape), pixels
 
+    @property
+    def long(self) -> float:
+        """Its pips' long semi-axis, pixels: their size as if seen square on (a slant
+        narrows them only across), which only the distance from the camera changes."""
+        return self.short / max(self.flat, 1e-9)
+
 
 def _alike(pips: Pips, chosen: list[int], others: list[int]) -> Bools:
     """Which of ``others`` have the size and shape of each ``chosen`` pip: a bool matrix,
@@ -942,12 +948,18 @@ def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
     if abs(dy) >= 0.6 * dist:
         lower, upper = (b, a) if dy > 0 else (a, b)
         if (squashed and lower is rounder and lower.short >= upper.short
-                and a.flat ** 2 + b.flat ** 2 >= 1.25):
+                and (a.flat ** 2 + b.flat ** 2 >= 1.25
+                     or (abs(dx) > 0.3 * dist and lower.long >= upper.long))):
             # A front face is rounder than its top face only beyond 45° of tilt, where the
             # top face is flatter than cos 45° and the two squares add up to at most one:
             # two faces too round for that are two dice, however close (one behind
             # another, their depth foreshortened). Blur rounds small pips, a front face's
             # too: its pips, foreshortened more, stay narrower across (blurred alike).
+            # Nor is a rounder face below and well to the side a side face if its pips are
+            # no smaller: a die turned shows its side faces down to the left and right,
+            # seen more edge on than a face straight below, their pips no larger than its
+            # top face's (no nearer the camera). Such a face is a die in front, the face
+            # above it another die's side face.
             return None
         # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
         return lower if squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75 else None
