@@ -144,6 +144,15 @@ def test_a_die_in_front_of_a_side_face_is_read() -> None:
     assert _faces_read_on(None, scene, 5) == ["5"]
 
 
+def test_glare_between_a_6s_columns_is_no_pip() -> None:
+    """A blue 6 on felt with a glare spot on its middle column, pip-like and 0.57 as strong
+    as its pips: while a mark there over half as strong counted against the 6, its top
+    face was read as a 3. It is the scene's 19th die."""
+    scene = render_scene(4011, count=32)
+    assert scene.dice[18].face == "6"
+    assert _faces_read_on(None, scene, 18) == ["6"]
+
+
 def test_pip_dice_read_wrong_are_rare() -> None:
     """A die read as a face is nearly always that face: doubt is reported as unknown."""
     result, _ = score(DiceReader(), rendered_set(range(800, 812), width=960, height=540))

@@ -636,7 +636,9 @@ def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
     share = np.where(on, pips.response[py, px], 0) / np.maximum(contrast, 1.0)[:, None]
     # A dark mark half as strong as the pips is a pip under glare, or another face's. A
     # light one is glare on a dark die unless it is a pip like the face's own and about as
-    # strong, or stronger than the pips (glare is fainter than white paint).
+    # strong (it counts from 0.55 of the pips' strength, wholly at 0.8: a glare spot
+    # between a blue 6's columns, pip-like, reaches 0.57), or stronger than the pips
+    # (glare is fainter than white paint).
     if pips.dark:
         return _unit((0.5 - share.max(1)) / 0.25)
     check = _unit((1.0 - share) / 0.25)
@@ -646,7 +648,7 @@ def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
     if m.size:
         d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)  # marks × pips
         pip_there = ((d <= 1.5 * pips.a) & pips.alike[idx[m]].any(1)).any(1)
-        check[m, k] = _unit((np.where(pip_there, 0.75, 1.0) - share[m, k]) / 0.25)
+        check[m, k] = _unit((np.where(pip_there, 0.8, 1.0) - share[m, k]) / 0.25)
     worst: Floats = check.min(1)
     return worst
 
