@@ -94,3 +94,16 @@ def test_two_lone_pips_squashed_two_ways_in_one_die_are_its_top_and_a_side_face(
     top = _read(pips, (100.0, 60.0), 0.55, 1.3)
     beside = _read(1, (120.0, 62.0), 0.64, 1.5, degrees=degrees, confidence=0.4)
     assert _side_face(top, beside, count, 20.0) is (beside if dropped else None)
+
+
+@pytest.mark.parametrize(("dx", "short", "dropped"), [(24.0, 2.12, False), (24.0, 1.8, True),
+                                                      (6.0, 2.12, True)])
+def test_a_rounder_face_below_and_to_the_side_is_a_die_in_front_if_its_pips_are_no_smaller(
+        dx: float, short: float, dropped: bool) -> None:
+    """A 6 below a flatter 3 and well to its side, not so round that the two could not be
+    one die's faces: a die turned shows side faces down to the left and right, but their
+    pips are no larger than its top face's, seen square on. Larger, the 6 is a die in front
+    (the 3 is the side face of a die behind it); smaller, or straight below, a side face."""
+    upper = _read(3, (481.0, 207.0), 0.69, 1.58)
+    lower = _read(6, (481.0 + dx, 235.0), 0.848, short)
+    assert _side_face(upper, lower, 4, 52.0) is (lower if dropped else None)

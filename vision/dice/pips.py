@@ -480,11 +480,17 @@ def _step_ok(step: Floats, radius: Floats, side: Floats) -> Floats:
 
     On dice the pips are 1.6 to 5.5 radii apart (a quarter of the face, pips a tenth to a
     fifth of it); two pips of dice side by side, read as one face, are further apart. A
-    face's grid is never larger than the die (whose size is only roughly known).
+    face's grid is never larger than the die (whose size is only roughly known), nor under
+    half of a die's: a top face's step is about 0.22 of a die as found (a quarter of a face
+    some 0.85 of it), less on a face seen at a slant (the webcam photos lose dice from
+    0.12 on), where two pips next to each other on a face, read as a 2, make a face a third
+    to half its size: a 3's or a 6's pips (the rest of the face read unknown), a front
+    face's.
     """
     ratio = step / np.maximum(radius, 1e-6)
+    size = step / side
     return _unit(np.minimum(np.minimum((ratio - 1.4) / 0.3, (5.8 - ratio) / 0.5),
-                              (0.4 - step / side) / 0.05))
+                            np.minimum((0.4 - size) / 0.05, (size - 0.09) / 0.02)))
 
 
 def _squash(cov: Floats) -> Floats:
@@ -641,7 +647,9 @@ def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
     share = np.where(on, pips.response[py, px], 0) / np.maximum(contrast, 1.0)[:, None]
     # A dark mark half as strong as the pips is a pip under glare, or another face's. A
     # light one is glare on a dark die unless it is a pip like the face's own and about as
-    # strong, or stronger than the pips (glare is fainter than white paint).
+    # strong (it counts from 0.55 of the pips' strength, wholly at 0.8: a glare spot
+    # between a blue 6's columns, pip-like, reaches 0.57), or stronger than the pips
+    # (glare is fainter than white paint).
     if pips.dark:
         return _unit((0.5 - share.max(1)) / 0.25)
     check = _unit((1.0 - share) / 0.25)
@@ -651,7 +659,7 @@ def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
     if m.size:
         d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)  # marks × pips
         pip_there = ((d <= 1.5 * pips.a) & pips.alike[idx[m]].any(1)).any(1)
-        check[m, k] = _unit((np.where(pip_there, 0.75, 1.0) - share[m, k]) / 0.25)
+        check[m, k] = _unit((np.where(pip_there, 0.8, 1.0) - share[m, k]) / 0.25)
     worst: Floats = check.min(1)
     return worst
 
@@ -718,6 +726,12 @@ class _Face:
     short: float  # its pips' short semi-axis (of their mean shape), pixels
     die: float  # its die's expected side, pixels (as its pips were found for)
     squash: Floats  # its pips' mean shape (second moments, 2×2) scaled to determinant 1
+
+    @property
+    def long(self) -> float:
+        """Its pips' long semi-axis, pixels: their size as if seen square on (a slant
+        narrows them only across), which only the distance from the camera changes."""
+        return self.short / max(self.flat, 1e-9)
 
 
 def _alike(pips: Pips, chosen: list[int], others: list[int]) -> Bools:
@@ -958,12 +972,18 @@ def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
     if abs(dy) >= 0.6 * dist:
         lower, upper = (b, a) if dy > 0 else (a, b)
         if (squashed and lower is rounder and lower.short >= upper.short
-                and a.flat ** 2 + b.flat ** 2 >= 1.25):
+                and (a.flat ** 2 + b.flat ** 2 >= 1.25
+                     or (abs(dx) > 0.3 * dist and lower.long >= upper.long))):
             # A front face is rounder than its top face only beyond 45° of tilt, where the
             # top face is flatter than cos 45° and the two squares add up to at most one:
             # two faces too round for that are two dice, however close (one behind
             # another, their depth foreshortened). Blur rounds small pips, a front face's
             # too: its pips, foreshortened more, stay narrower across (blurred alike).
+            # Nor is a rounder face below and well to the side a side face if its pips are
+            # no smaller: a die turned shows its side faces down to the left and right,
+            # seen more edge on than a face straight below, their pips no larger than its
+            # top face's (no nearer the camera). Such a face is a die in front, the face
+            # above it another die's side face.
             return None
         # (Seen from straight above, two faces alike are two dice whatever the blob's size.)
         return lower if squashed or (count == 1 and rounder.flat < 0.88) or apart < 0.75 else None
