@@ -153,6 +153,17 @@ def test_glare_between_a_6s_columns_is_no_pip() -> None:
     assert _faces_read_on(None, scene, 18) == ["6"]
 
 
+@pytest.mark.parametrize(("seed", "die", "face"), [(4001, 20, "1"), (4001, 24, "2"), (4012, 4, "2")])
+def test_touching_dice_in_a_crowded_frame_are_read(seed: int, die: int, face: str) -> None:
+    """Frames of 32 dice. Purple dice on paper, a 1 touching a 2 below it: the 1's pip
+    and the 2's upper pip, a faint seam between them, made a 2 as good as the 2's own
+    pips. Purple dice on cloth, tilted 26° and blurred: a 2 beside another, its pips
+    flatter but squashed as a top face's are, was dropped as that die's side face."""
+    scene = render_scene(seed, count=32)
+    assert scene.dice[die].face == face
+    assert _faces_read_on(None, scene, die) == [face]
+
+
 def test_pip_dice_read_wrong_are_rare() -> None:
     """A die read as a face is nearly always that face: doubt is reported as unknown."""
     result, _ = score(DiceReader(), rendered_set(range(800, 812), width=960, height=540))

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.pips import FaceRead, _Face, _side_face, _upright_roundness, find_pips
+from vision.dice.pips import FaceRead, _Face, _seamless, _side_face, _upright_roundness, find_pips
 
 
 def _ellipse(long: float, short: float, degrees: float) -> np.ndarray:
@@ -107,3 +107,28 @@ def test_a_rounder_face_below_and_to_the_side_is_a_die_in_front_if_its_pips_are_
     upper = _read(3, (481.0, 207.0), 0.69, 1.58)
     lower = _read(6, (481.0 + dx, 235.0), 0.848, short)
     assert _side_face(upper, lower, 4, 52.0) is (lower if dropped else None)
+
+
+@pytest.mark.parametrize(("degrees", "dx", "dropped"), [(0.0, 26.0, False), (90.0, 26.0, True),
+                                                       (0.0, 18.0, True)])
+def test_a_flatter_face_beside_another_is_a_side_face_only_if_squashed_across(
+        degrees: float, dx: float, dropped: bool) -> None:
+    """Two 2s side by side, one's pips flatter (blurred): a left or right face is squashed
+    across (or aslant); its pips lying along the picture's width, as a top face's do, the
+    flatter 2 is another die's top face, unless the two are under half a die apart (here
+    0.58 and 0.41 of a die)."""
+    rounder = _read(2, (167.0, 56.0), 0.91, 2.1)
+    flatter = _read(2, (167.0 + dx, 62.0), 0.70, 1.8, degrees=degrees)
+    assert _side_face(rounder, flatter, 2, 46.0) is (flatter if dropped else None)
+
+
+def test_a_faint_seam_between_pips_counts_against_their_face() -> None:
+    """Of two pairs of pips alike in every other way, the one with a faint dip between
+    them (the rounded edges of two dice touching, too faint to part them) is the less
+    likely face: pips 0 and 1 lie across a seam, pips 1 and 2 on one face."""
+    seams = np.full((3, 3), np.nan)
+    seams[0, 1] = seams[1, 0] = 0.067
+    seams[1, 2] = seams[2, 1] = 0.0
+    across, one_face = _seamless(seams, np.array([[0, 1], [1, 2]])).tolist()
+    assert one_face == pytest.approx(1.0)
+    assert across < one_face
