@@ -174,8 +174,13 @@ def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
     count, patches = cv2.connectedComponents(inside, connectivity=8)
     excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
     if lying is not None and lying.any():
-        # Beside what lies on the card falls its shadow: a difference there counts less.
-        excess *= shadow_weight(lying)
+        # Beside what lies on the card falls its shadow: a difference there counts less,
+        # and none where the card shows darker than the example (a shadow, or a finger's
+        # dark rim the covering missed, only darkens; another print there is lighter
+        # somewhere too, and the look-alike check still asks what it is).
+        weight = shadow_weight(lying)
+        excess *= weight
+        excess[(weight < 1) & (cv2.GaussianBlur(diff, (0, 0), 2.0) < 0)] = 0
     contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
     shown = (_INSIDE > 0) & ~covered
     if washed.any():

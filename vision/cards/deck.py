@@ -99,6 +99,10 @@ EVIDENT = 10.0
 """How much more like a card than like its look-alike (summed squared differences of
 detail) the part of a patch where they differ must show, when the rest is covered."""
 
+OWN_AMONG = 3
+"""Least other look-alikes of an example against which a print must be its own (shown by
+none of them) to be taken for its picture rather than a form of a slot."""
+
 ORIENTATION = 1.6
 """A card's other way up is aligned too when its closest card is this near (signature
 distance over the closest's): cards that look alike either way up."""
@@ -386,7 +390,13 @@ class Deck:
         # one print than the other: what shows there counts less, as for contradictions.
         weight = shadow_weight(covered)
         lined_up = _lined_up(seen, best.likeness.warp)
-        return any(slots.hidden(lined_up, covered, weight=weight) for slots in self._twins[best.example])
+        twins = self._twins[best.example]
+        if not any(slots.hidden(lined_up, covered, weight=weight) for slots in twins):
+            return False
+        # A card with a print of its own (a picture no other card shows) is not one of a
+        # family varied in slots alone: a card not in the deck would have a picture of
+        # its own too. If the card shows that picture, a hidden slot leaves no doubt.
+        return not any(slots.own_shown(lined_up, covered, weight) for slots in twins)
 
     def _told_apart(self, best: _Candidate, other: _Candidate, seen: Face) -> bool:
         """True when ``other``, a look-alike that fits too (what sets the two apart is
@@ -411,6 +421,9 @@ class _Slots:
     theirs: np.ndarray
     slots: np.ndarray
     """Which patches (by number) are slots of the deck (see :meth:`of`)."""
+    own: np.ndarray
+    """Which patches (by number) hold two prints of their cards' own, neither shown there
+    by any other look-alike (two pictures; a rune card has none)."""
 
     @classmethod
     def of(cls, owner: int, theirs: np.ndarray, mine: np.ndarray, difference: np.ndarray,
@@ -429,6 +442,7 @@ class _Slots:
         decisive = np.bincount(patches.ravel(), excess.ravel(), count) >= DECISIVE
         decisive[0] = False
         slot = np.zeros(count, bool)
+        own = np.zeros(count, bool)
         if decisive.any():
             flat = patches.ravel()
             apart = np.bincount(flat, ((theirs - mine) ** 2).ravel(), count)
@@ -438,9 +452,11 @@ class _Slots:
                 like_theirs |= np.bincount(flat, ((theirs - other) ** 2).ravel(), count) < RECUR * apart
                 like_mine |= np.bincount(flat, ((mine - other) ** 2).ravel(), count) < RECUR * apart
             slot = decisive & like_theirs & like_mine
+            if len(others) >= OWN_AMONG:
+                own = decisive & ~like_theirs & ~like_mine
         where = np.flatnonzero(decisive[patches])
         return cls(owner, where, patches.ravel()[where], mine.ravel()[where], theirs.ravel()[where],
-                   np.flatnonzero(slot))
+                   np.flatnonzero(slot), np.flatnonzero(own))
 
     def hidden(self, seen: np.ndarray, covered: np.ndarray | None, every: bool = False,
                weight: np.ndarray | None = None) -> bool:
@@ -450,6 +466,17 @@ class _Slots:
         patches = np.unique(self.patch) if every else self.slots
         if not len(patches):
             return False
+        return bool(np.any(self._told(seen, covered, patches, weight) < EVIDENT))
+
+    def own_shown(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray) -> bool:
+        """True when ``seen`` clearly shows, outside ``covered``, some print of the
+        example's own (:attr:`own`) rather than the look-alike's (as :meth:`hidden`)."""
+        return bool(len(self.own)) and bool(np.any(self._told(seen, covered, self.own, weight) >= EVIDENT))
+
+    def _told(self, seen: np.ndarray, covered: np.ndarray | None, patches: np.ndarray,
+              weight: np.ndarray | None) -> np.ndarray:
+        """How much more like the example than the look-alike ``seen`` shows each of
+        ``patches`` outside ``covered`` (summed squared detail)."""
         shows = np.ones(len(self.where), bool) if covered is None else ~covered.ravel()[self.where]
         at = seen.ravel()[self.where]
         # Each pixel tells at most how far apart the two prints are there: a pixel far
@@ -458,8 +485,8 @@ class _Slots:
         evidence = np.minimum((at - self.theirs) ** 2, apart) - np.minimum((at - self.mine) ** 2, apart)
         if weight is not None:
             evidence *= weight.ravel()[self.where]
-        told = np.bincount(self.patch[shows], evidence[shows], int(self.patch.max()) + 1)[patches]
-        return bool(np.any(told < EVIDENT))
+        told: np.ndarray = np.bincount(self.patch[shows], evidence[shows], int(self.patch.max()) + 1)[patches]
+        return told
 
 
 def _lined_up(face: Face, warp: np.ndarray) -> np.ndarray:

@@ -73,3 +73,20 @@ def test_a_card_over_exposed_all_over_has_no_glare_spot() -> None:
         card = cv2.resize(synth.render(spec), SIZE, interpolation=cv2.INTER_AREA)
         bright = np.clip(card * 1.15, 0, 255).astype(np.uint8)
         assert not Face.of(bright).spot.any(), spec.name
+
+
+def test_a_fingers_shadow_beside_its_covering_is_no_contradiction() -> None:
+    """A finger over an art card's side casts a shadow just beyond what is taken to lie on
+    the card: the print there is only darker, which no other card's print would be
+    alone (contradiction 21-34 before, for a limit of 16)."""
+    for spec in [s for s in synth.deck_specs(32, 3) if s.family == "art"][:8]:
+        card = cv2.resize(synth.render(spec), SIZE, interpolation=cv2.INTER_AREA)
+        finger = cv2.ellipse(np.zeros(SIZE[::-1], np.uint8), (96, 70), (22, 11), 0, 0, 360, 1, -1)
+        shadow = cv2.ellipse(np.zeros_like(finger), (94, 75), (24, 12), 0, 0, 360, 1, -1) & (1 - finger)
+        seen = card.astype(np.float32)
+        seen[shadow > 0] *= 0.55
+        seen[finger > 0] = (140, 170, 215)
+        seen = cv2.GaussianBlur(seen, (0, 0), 0.7).astype(np.uint8)
+        covering = cv2.dilate(finger, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))) > 0
+        likeness = compare(Face.of(seen, covering), Face.of(card), np.eye(3, dtype=np.float32), covering)
+        assert likeness.contradiction <= CONTRADICTION, spec.name

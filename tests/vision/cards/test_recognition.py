@@ -221,3 +221,17 @@ def test_a_deck_taught_from_soft_photos_reads_a_sharper_camera_under_another_lig
             known += 1
             right += name == spec.name
     assert right >= known - 1, (right, known)
+
+
+def test_an_art_card_with_a_finger_over_its_text_is_named_by_its_picture(tmp_path: Path) -> None:
+    """A finger across an art card's lines of text hides words that recur on other cards
+    (a slot of the deck, as a rune is); the card's own picture still shows, and a card
+    not in the deck would have a picture of its own: it is named (two were unknown)."""
+    specs = synth.deck_specs(32, 3)
+    synth.write_deck(tmp_path, specs, 3)
+    deck = Deck.load(tmp_path)
+    for spec in (s for s in specs if s.family == "art"):
+        table = np.full((720, 1280, 3), (40, 50, 60), np.uint8)
+        table[100:604, 460:820] = synth.render(spec)
+        cv2.line(table, (400, 470), (640, 474), (140, 170, 215), 40, cv2.LINE_AA)
+        assert read_cards(cv2.GaussianBlur(table, (0, 0), 1.0), deck).names == (spec.name,)
