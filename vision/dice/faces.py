@@ -62,6 +62,10 @@ _MIN_SPREAD = 4.0
 # die was: a crisp die's edge, a line of marks two or three pixels from a tree's branches
 # or a snake's ends, joined the symbol and spoilt its cut-out.
 _JOIN = 0.03
+# On a die under this many pixels a side a symbol's strokes are under a pixel wide: any
+# speck pattern (a patterned cloth's weave, found as dice 9-13 px a side) matches some
+# face as well as a symbol would, so nothing is named there (the smallest die read is 30 px).
+_MIN_SIDE = 20.0
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 # Each cut-out pixel's x and y from the middle (2 × _T²).
 _GRID = (np.mgrid[0:_T, 0:_T][::-1] - (_T - 1) / 2).reshape(2, -1)
@@ -404,9 +408,9 @@ class TaughtFaces:
             else np.ones(len(shapes))
         # Any shape correlates with some turn of some example at up to about _CHANCE (a
         # smudge of noise, or a symbol with a face not its own): only what lies beyond it is
-        # evidence.
+        # evidence. On dice too small for strokes (_MIN_SIDE) there is none.
         confidence = (np.clip((best - _CHANCE) / 0.3, 0, 1) * np.clip(margin / 0.1, 0, 1)
-                      * np.clip((squash - 0.5) / 0.15, 0, 1))
+                      * np.clip((squash - 0.5) / 0.15, 0, 1) * (view.side >= _MIN_SIDE))
         for k, shape in enumerate(shapes):
             if shape.dark != kind[shape.blob][1] or best[k] < 0.3 or squash[k] < 0.5:
                 continue  # the die's other kind of marks, like no taught face, or a side face
