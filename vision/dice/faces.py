@@ -62,6 +62,12 @@ _MIN_SPREAD = 4.0
 # die was: a crisp die's edge, a line of marks two or three pixels from a tree's branches
 # or a snake's ends, joined the symbol and spoilt its cut-out.
 _JOIN = 0.03
+# Marks are a die's pixels standing out by half its strongest mark (a hammer's head); a
+# stroke a pixel or two wide, blurred or under glare, peaks lower and breaks up (a hammer's
+# handle, a tree's branches). So marks reach one pixel further into pixels that stand out
+# by this share: a gap of a pixel or two bridged, a stroke's flanks kept, no more (reaching
+# further, along all faint ink, joins the seams between touching dice to their symbols).
+_FAINT = 0.4
 # On a die under this many pixels a side a symbol's strokes are under a pixel wide: any
 # speck pattern (a patterned cloth's weave, found as dice 9-13 px a side) matches some
 # face as well as a symbol would, so nothing is named there (the smallest die read is 30 px).
@@ -168,7 +174,7 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     found = {}
     for dark in (True, False):
         response = mark_response(gray, side, dark=dark)
-        marks = mark_mask(response, view.body, view.boxes, share=0.5)
+        marks = mark_mask(response, view.body, view.boxes, share=0.5, reach=_FAINT)
         found[dark] = (response, marks)
     # Each die's marks are the colour its face has least of: dark marks on a light die.
     lean = mark_lean(gray, view.body, side, len(view.boxes) + 1)
