@@ -123,6 +123,16 @@ def test_a_textured_cloth_is_no_taught_face(rune_faces: TaughtFaces, size: tuple
             assert all(d.face == "unknown" for d in reader.read(frame).dice)
 
 
+@pytest.mark.parametrize(("seed", "size"), [(8, (1280, 720)), (13, (1280, 720))])
+def test_cloth_specks_too_small_for_strokes_are_no_taught_face(rune_faces: TaughtFaces, seed: int,
+                                                               size: tuple[int, int]) -> None:
+    """A patterned cloth's weave is found as dice 9-13 px a side, too small for a symbol's
+    strokes (under a pixel wide): whatever its specks match, nothing is named there (this
+    cloth was read as a hammer sure at 0.99, and as a snake)."""
+    reader = DiceReader(rune_faces)
+    assert all(d.face == "unknown" for d in reader.read(cloth(seed, size)).dice)
+
+
 def test_taught_faces_are_sure_only_of_symbols(rune_faces: TaughtFaces) -> None:
     """A confidence measures the match: real symbols keep theirs, noise has none to speak of."""
     reader = DiceReader(rune_faces)

@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 
 from companion.core.errors import CompanionError
 from vision.dice.find import View, find_blobs, find_dice
-from vision.dice.marks import PLAIN, mark_lean, mark_mask, mark_response
+from vision.dice.marks import PLAIN, mark_lean, mark_masks, mark_reach, mark_response
 from vision.dice.pips import FaceRead
 
 __all__ = ["CROP_MAX", "FACE_SIDE", "FaceFolderError", "TaughtFaces", "face_shapes", "teach"]
@@ -62,6 +62,16 @@ _MIN_SPREAD = 4.0
 # die was: a crisp die's edge, a line of marks two or three pixels from a tree's branches
 # or a snake's ends, joined the symbol and spoilt its cut-out.
 _JOIN = 0.03
+# Marks are a die's pixels standing out by half its strongest mark (a hammer's head); a
+# stroke a pixel or two wide, blurred or under glare, peaks lower and breaks up (a hammer's
+# handle, a tree's branches). So marks reach one pixel further into pixels that stand out
+# by this share: a gap of a pixel or two bridged, a stroke's flanks kept, no more (reaching
+# further, along all faint ink, joins the seams between touching dice to their symbols).
+_FAINT = 0.4
+# On a die under this many pixels a side a symbol's strokes are under a pixel wide: any
+# speck pattern (a patterned cloth's weave, found as dice 9-13 px a side) matches some
+# face as well as a symbol would, so nothing is named there (the smallest die read is 30 px).
+_MIN_SIDE = 20.0
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 # Each cut-out pixel's x and y from the middle (2 × _T²).
 _GRID = (np.mgrid[0:_T, 0:_T][::-1] - (_T - 1) / 2).reshape(2, -1)
@@ -79,7 +89,7 @@ class _Shape:
     dark: bool  # dark marks (on a light die), or light ones
     centre: tuple[float, float]
     spread: float  # root mean square distance of its ink from its centre, pixels
-    mass: float  # its ink, summed
+    mass: float  # its ink standing out by half its die's strongest mark, summed (_shapes)
     patch: np.ndarray  # _T × _T, zero mean and unit norm over the disc
     cut: np.ndarray  # 2×2: the cut-out's pixel steps in the image (see _cut)
     look: np.ndarray  # _T × _T, the shape cut out unstretched, less its outline (see _looks)
@@ -164,8 +174,8 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     found = {}
     for dark in (True, False):
         response = mark_response(gray, side, dark=dark)
-        marks = mark_mask(response, view.body, view.boxes, share=0.5)
-        found[dark] = (response, marks)
+        core, faint = mark_masks(response, view.body, view.boxes, (0.5, _FAINT))
+        found[dark] = (response, mark_reach(core, faint), core)
     # Each die's marks are the colour its face has least of: dark marks on a light die.
     lean = mark_lean(gray, view.body, side, len(view.boxes) + 1)
     dark_die = lean >= 0
@@ -175,7 +185,7 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     grow = max(1, round(_JOIN * side))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
     out: list[_Shape] = []
-    for dark, (response, marks) in found.items():
+    for dark, (response, marks, core) in found.items():
         marks = marks * ((dark_die == dark) | unsure)[view.body]
         # Strokes close together are one symbol (a hammer's head and handle).
         n, joined = cv2.connectedComponents(cv2.dilate(marks, kernel), connectivity=8)
@@ -185,6 +195,10 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         lab = joined[ys, xs]
         wt = response[ys, xs].astype(float)
         mass = np.bincount(lab, wt, n)
+        # Its ink as weighed against other shapes' (a side face's symbol, foreshortened,
+        # has less than the top face's) is only its marks, not what they reach into: a
+        # side face's thin strokes gain more, in share, from their flanks than a top face's.
+        solid = np.bincount(lab, wt * core[ys, xs], n)
         count = np.bincount(lab, minlength=n)
         safe = np.maximum(mass, 1e-6)
         cx = np.bincount(lab, wt * xs, n) / safe
@@ -222,7 +236,7 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         patches = _normalise(np.array(cuts).reshape(len(cuts), _T * _T))
         looks = _looks(np.array(plain).reshape(len(plain), _T * _T), all_steps)
         out.extend(_Shape(int(blob), dark, (float(cx[k]), float(cy[k])), float(spread[k]),
-                          float(mass[k]), patch, steps, look)
+                          float(solid[k]), patch, steps, look)
                    for k, blob, patch, steps, look in zip(ids, blobs, patches, all_steps, looks))
     return out
 
@@ -232,14 +246,14 @@ def _front_face(centre: tuple[float, float], others: list[tuple[float, float]],
     """Whether a shape is the face of its die towards the camera. A camera looks at the
     table from its near side, so that face shows below the top face, and is seen squashed
     about as much as the top face at a steep slant: what tells it is the die below it,
-    which ends within half a die (a top face has its front face below it as well, or the
-    die in front of it)."""
+    which ends within a little over half a die (a top face has its front face below it as
+    well, or the die in front of it; a blurred die's blob reaches a little past its edge)."""
     x, y = centre
     above = any(0.3 * view.side <= y - oy <= 0.8 * view.side and abs(x - ox) < y - oy
                 for ox, oy in others)
     if not above:
         return False
-    column = view.body[int(y):int(y + 0.5 * view.side) + 1, int(x)]
+    column = view.body[int(y):int(y + 0.55 * view.side) + 1, int(x)]
     return bool((column == 0).any())
 
 
@@ -404,9 +418,9 @@ class TaughtFaces:
             else np.ones(len(shapes))
         # Any shape correlates with some turn of some example at up to about _CHANCE (a
         # smudge of noise, or a symbol with a face not its own): only what lies beyond it is
-        # evidence.
+        # evidence. On dice too small for strokes (_MIN_SIDE) there is none.
         confidence = (np.clip((best - _CHANCE) / 0.3, 0, 1) * np.clip(margin / 0.1, 0, 1)
-                      * np.clip((squash - 0.5) / 0.15, 0, 1))
+                      * np.clip((squash - 0.5) / 0.15, 0, 1) * (view.side >= _MIN_SIDE))
         for k, shape in enumerate(shapes):
             if shape.dark != kind[shape.blob][1] or best[k] < 0.3 or squash[k] < 0.5:
                 continue  # the die's other kind of marks, like no taught face, or a side face
@@ -431,7 +445,10 @@ class TaughtFaces:
                        > 0.45 * view.side and read.face != "unknown" and k.face != "unknown"
                        and squash > q - 0.15 and mass > 0.4 * m for q, m, k in near):
                     kept.append((squash, mass, read))
-            out.extend((blob, read) for _, _, read in kept)
+            # Nor is a face, however far from the others, a shape with well under the ink of
+            # the blob's most inked (a speck of a seam between touching dice).
+            most = max((m for _, m, _ in kept), default=0.0)
+            out.extend((blob, read) for _, m, read in kept if m > 0.4 * most)
         return out
 
     def __call__(self, crop: np.ndarray, mask: np.ndarray, side: float) -> FaceRead:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["MIN_CONTRAST", "PLAIN", "mark_lean", "mark_mask", "mark_response"]
+__all__ = ["MIN_CONTRAST", "PLAIN", "mark_lean", "mark_mask", "mark_masks", "mark_reach",
+           "mark_response"]
 
 MIN_CONTRAST = 15.0  # grey levels: a mark fainter than this is noise
 PLAIN = 0.2  # a blob's grey levels tell its kind of marks when leaning more than this (mark_lean)
+_STEP = np.ones((3, 3), np.uint8)  # one pixel further, diagonals included
 
 
 def mark_response(gray: np.ndarray, side: float, *, dark: bool) -> np.ndarray:
@@ -26,17 +28,31 @@ def mark_response(gray: np.ndarray, side: float, *, dark: bool) -> np.ndarray:
     return cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT, kernel)
 
 
-def mark_mask(response: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, int, int]],
-              share: float = 0.35) -> np.ndarray:
+def mark_masks(response: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, int, int]],
+               shares: tuple[float, ...]) -> list[np.ndarray]:
     """The marks (uint8 0/1) on the dice of ``body`` (0 tray, k for the blob in
-    ``boxes[k - 1]``): each blob thresholded at ``share`` of its own strongest response, so
-    a white die and a grey one in the same frame are read alike."""
-    lut = np.full(256, 255, np.uint8)
+    ``boxes[k - 1]``), once per share: each blob thresholded at that share of its own
+    strongest response, so a white die and a grey one in the same frame are read alike."""
+    luts = [np.full(256, 255, np.uint8) for _ in shares]
     for b, (x, y, w, h) in enumerate(boxes, 1):
         _, top, _, _ = cv2.minMaxLoc(response[y:y + h, x:x + w],
                                      (body[y:y + h, x:x + w] == b).view(np.uint8))
-        lut[b] = int(np.clip(max(MIN_CONTRAST, share * top), 0, 255))
-    return cv2.compare(response, cv2.LUT(body, lut), cv2.CMP_GT) // 255
+        for lut, part in zip(luts, shares):
+            lut[b] = int(np.clip(max(MIN_CONTRAST, part * top), 0, 255))
+    return [cv2.compare(response, cv2.LUT(body, lut), cv2.CMP_GT) // 255 for lut in luts]
+
+
+def mark_mask(response: np.ndarray, body: np.ndarray, boxes: list[tuple[int, int, int, int]],
+              share: float = 0.35) -> np.ndarray:
+    """The marks at one ``share`` (mark_masks)."""
+    return mark_masks(response, body, boxes, (share,))[0]
+
+
+def mark_reach(marks: np.ndarray, fainter: np.ndarray) -> np.ndarray:
+    """The marks with the pixels next to them among ``fainter`` marks (taken at a lower
+    share): a thin stroke, blurred, peaks lower than a thick one and would break apart."""
+    reached: np.ndarray = cv2.bitwise_and(cv2.dilate(marks, _STEP), fainter)
+    return reached
 
 
 def mark_lean(gray: np.ndarray, body: np.ndarray, side: float, count: int) -> np.ndarray:
