@@ -86,6 +86,8 @@ class FoundCard:
     ``alternatives`` are other outlines of the same card, best first: the one chosen
     may run off the card along a finger's side or a cloth's line, or (a part) not snap
     to the card's edge at all, where another traces the card; only the deck can tell.
+    :meth:`outlines` adds, when asked, larger outlines whose sides are straight lines of
+    the frame (the card this outline may be a piece of).
     """
 
     corners: np.ndarray
@@ -96,6 +98,8 @@ class FoundCard:
     """Snaps ``parts`` (see :meth:`snapped_parts`), with what finding had worked out."""
     alternatives: tuple[FoundCard, ...] = ()
     area: float = field(init=False, repr=False, compare=False)
+    widen: Callable[[], tuple[FoundCard, ...]] | None = field(default=None, repr=False, compare=False)
+    """Works out the larger outlines of :meth:`outlines`, with what finding had worked out."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "area", float(cv2.contourArea(self.corners.astype(np.float32))))
@@ -105,6 +109,12 @@ class FoundCard:
         snapping leaves a card, with the others that it does as its ``alternatives``
         (as it was, alone, if none does)."""
         return self.snap() if self.snap is not None else self.parts
+
+    def outlines(self) -> tuple[FoundCard, ...]:
+        """``alternatives``, then up to two larger outlines round this one whose sides are
+        straight lines of the frame (:func:`_wider_outlines`): worked out only now, as
+        they are looked at only when this outline is no card (a few milliseconds each)."""
+        return self.alternatives + (self.widen() if self.widen is not None else ())
 
     def overlap(self, other: FoundCard) -> float:
         """Area shared with ``other`` over the smaller one's area."""
@@ -131,7 +141,8 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     quads = _quads(_outlines(edges, channels), edges.shape, min_side)
     # A rough quadrilateral (corners of a polygon fitted to an outline) may lie two
     # pixels off the edge it traces until it is snapped: the quick look allows that.
-    for quad, rough in _supported(quads, cv2.dilate(edges, np.ones((5, 5), np.uint8))):
+    near_edges = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+    for quad, rough in _supported(quads, near_edges):
         # An outline well inside a card already found is a line of its picture (its
         # border's inner edge, its picture's frame), or a card on its own if what was
         # found is two cards edge to edge: kept as it is, in case. One nearly as large
@@ -150,7 +161,133 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     def snap(f: FoundCard) -> Callable[[], tuple[FoundCard, ...]]:
         return lambda: tuple(_scaled(_snapped_part(p, gradients, min_side), scale) for p in f.parts)
 
-    return [_scaled(f, scale, snap(f) if f.parts else None) for f in _distinct(found, inner)[:max_cards]]
+    # Larger outlines from straight lines are worked out only for an outline that is no card.
+    def widen(f: FoundCard) -> Callable[[], tuple[FoundCard, ...]]:
+        return lambda: tuple(_scaled(w, scale) for w in _wider_outlines(f, edges, gradients, near_edges, min_side))
+
+    return [_scaled(f, scale, snap(f) if f.parts else None, widen(f)) for f in _distinct(found, inner)[:max_cards]]
+
+
+def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
+                    near_edges: np.ndarray, min_side: float) -> tuple[FoundCard, ...]:
+    """The larger outlines round ``f`` that the edge map's straight lines give
+    (:func:`_wider`), snapped, other than ``f`` and its ``alternatives``.
+
+    A card crossed by fingers may close no outline of its own: what is found is a piece
+    of it (its picture's frame, the part between two fingers), whose sides are parallel
+    to the card's. Such a piece is no card of the deck, and then its alternatives are
+    named: so a larger outline costs nothing when ``f`` is a card, and cannot push a
+    card of the deck aside (as the outline round two cards lying side by side would, or
+    a checked cloth's line beyond a card's edge).
+    """
+    wider: list[FoundCard] = []
+    for quad in _wider(f.corners, edges, gradients, near_edges, min_side):
+        snapped = _snap(quad, gradients)
+        if snapped is None or snapped[1] < WIDER_SUPPORT or not _card_shaped(snapped[0], min_side):
+            continue
+        card = FoundCard(*snapped)
+        if all(_corners_apart(card, g) > DOUBLE for g in (f, *f.alternatives, *wider)):
+            wider.append(card)
+    return tuple(wider)
+
+
+WIDER_SUPPORT = 0.75
+"""Least share of a larger outline from straight lines that must show a clear edge once
+snapped (``SUPPORT`` for outlines that close: these are guessed from lines alone)."""
+
+WIDER = 1.5
+"""How far from an outline's centre (in its longest extent) its card's sides are sought."""
+
+LINES = 3
+"""Strongest lines kept on each side of an outline when seeking its card's sides."""
+
+
+def _wider(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
+           near_edges: np.ndarray, min_side: float) -> list[np.ndarray]:
+    """At most two larger card-shaped quadrilaterals round ``quad``, each side a straight
+    line of the edge map beyond one of its sides and parallel to it, best supported first.
+
+    The edge pixels whose gradient lies across one of the quadrilateral's two directions
+    (within 20 degrees) are counted by their distance along the other: a straight line
+    parallel to a side is a peak, however a finger breaks it into pieces. The strongest
+    few beyond each side are combined, and each side of the best two combinations is
+    then found again among the edge pixels near it, turned up to 5 degrees (a piece of a
+    card is not quite parallel to its sides under perspective, nor a finger-cut outline).
+    """
+    along = quad[1] - quad[0] + quad[2] - quad[3]
+    axes = np.array([along, [-along[1], along[0]]], np.float32) / float(np.hypot(*along))
+    centre = quad.mean(axis=0)
+    extent = (quad - centre) @ axes.T  # corners x (along, across)
+    reach = WIDER * float(np.ptp(extent, axis=0).max())
+    h, w = edges.shape
+    x0, y0 = (max(int(c - 1.42 * reach), 0) for c in centre)
+    x1, y1 = (min(int(c + 1.42 * reach) + 1, n) for c, n in zip(centre, (w, h)))
+    ys, xs = np.nonzero(edges[y0:y1, x0:x1])
+    ys, xs = ys + y0, xs + x0
+    grad = np.stack([gradients[0][ys, xs], gradients[1][ys, xs]], axis=1)
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    coords = (points - centre) @ axes.T
+    crossing = np.abs(grad @ axes.T) > 0.94 * (np.hypot(grad[:, 0], grad[:, 1])[:, None] + 1e-6)
+    crossing &= (np.abs(coords) < reach).all(axis=1)[:, None]
+    # Lines across the first direction (steps along it) bound the card along it.
+    size = int(reach) + 2
+    beyond = []
+    for k in range(2):
+        count = np.convolve(np.bincount(np.rint(coords[crossing[:, k], k]).astype(int) + size,
+                                        minlength=2 * size + 1), np.ones(3), "same")
+        peak = (count >= np.roll(count, 1)) & (count > np.roll(count, -1)) & (count >= 0.3 * min_side)
+        at = np.arange(len(count)) - size
+        for side in (at <= extent[:, k].min() + 2, at >= extent[:, k].max() - 2):
+            strongest = sorted(np.flatnonzero(peak & side), key=lambda i: -count[i])[:LINES]
+            beyond.append([float(at[i]) for i in strongest])
+    left, right, top, bottom = beyond
+    least = 1.15 * float(np.prod(np.ptp(extent, axis=0)))
+    candidates = []
+    for a, b in ((a, b) for a in left for b in right):
+        for c, d in ((c, d) for c in top for d in bottom):
+            if (b - a) * (d - c) < least:
+                continue
+            box = (centre + np.array([[a, c], [b, c], [b, d], [a, d]], np.float32) @ axes).astype(np.float32)
+            if _card_shaped(box, min_side) and not _frame_edge(box, edges.shape):
+                candidates.append(box)
+    best = sorted(_supported(candidates, near_edges), key=lambda qs: -qs[1])[:2]
+    wider = []
+    for box, _ in best:
+        sides = [_side_line(box[k], box[(k + 1) % 4], points[crossing[:, (k + 1) % 2]]) for k in range(4)]
+        corners = [_intersect(sides[k - 1], sides[k]) for k in range(4)]
+        if all(c is not None for c in corners):
+            fitted = np.array(corners, np.float32)
+            if _card_shaped(fitted, min_side):
+                wider.append(_order(fitted))
+    return wider
+
+
+TURNS = np.radians(np.arange(-5.0, 5.01, 1.0))
+"""Turns tried for a side found from straight lines (perspective, a finger-cut outline)."""
+
+
+def _side_line(start: np.ndarray, end: np.ndarray, points: np.ndarray, reach: int = 10) -> Line:
+    """The straight line through most of ``points`` (edge pixels) near the side from
+    ``start`` to ``end``: within ``reach`` pixels of it, turned at most 5 degrees about
+    its middle."""
+    length = float(np.hypot(*(end - start)))
+    direction = (end - start) / length
+    normal = np.array([-direction[1], direction[0]], np.float32)
+    middle = (start + end) / 2
+    off, pos = ((points - middle) @ np.stack([normal, direction]).T).T
+    near = (np.abs(off) <= reach) & (np.abs(pos) <= length / 2)
+    off, pos = off[near], pos[near]
+    best, turn, shift = 0.0, 0.0, 0.0
+    for angle in TURNS:
+        shifted = np.rint(off * math.cos(angle) - pos * math.sin(angle)).astype(int) + reach + 2
+        inside = (shifted >= 0) & (shifted <= 2 * reach + 4)
+        count = np.convolve(np.bincount(shifted[inside], minlength=2 * reach + 5), np.ones(3), "same")
+        top = int(count.argmax())
+        if count[top] > best:
+            best, turn, shift = float(count[top]), float(angle), float(top - reach - 2)
+    c, s = math.cos(turn), math.sin(turn)
+    dx, dy = float(direction[0] * c - direction[1] * s), float(direction[0] * s + direction[1] * c)
+    return float(middle[0]) - shift * dy, float(middle[1]) + shift * dx, dx, dy
 
 
 def _snapped(f: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min_side: float) -> FoundCard:
@@ -177,14 +314,15 @@ def _snapped_part(part: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min
     return FoundCard(cards[0].corners, cards[0].support, cards[0].edge_seen, alternatives=tuple(cards[1:]))
 
 
-def _scaled(f: FoundCard, scale: float, snap: Callable[[], tuple[FoundCard, ...]] | None = None
-            ) -> FoundCard:
+def _scaled(f: FoundCard, scale: float, snap: Callable[[], tuple[FoundCard, ...]] | None = None,
+            widen: Callable[[], tuple[FoundCard, ...]] | None = None) -> FoundCard:
     """``f`` found in a picture ``scale`` times the frame's size, in frame pixels (its
-    parts snapped by ``snap``, in frame pixels too)."""
+    parts snapped by ``snap``, its larger outlines worked out by ``widen``, in frame
+    pixels too)."""
     # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
     return FoundCard((f.corners + 0.5) / scale - 0.5, f.support, f.edge_seen,
                      tuple(_scaled(p, scale) for p in f.parts), snap,
-                     tuple(_scaled(a, scale) for a in f.alternatives))
+                     tuple(_scaled(a, scale) for a in f.alternatives), widen)
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],

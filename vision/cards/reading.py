@@ -81,6 +81,10 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
     seen: list[SeenCard] = []
     cards = find_cards(frame, max_cards=max_cards)
     for found in cards:
+        # Two pieces of a card cut by fingers may each be named by the card's outline
+        # (an alternative of each): a piece inside a card already named is that card.
+        if any(_inside_named(found, c) for c in seen):
+            continue
         card, match = _named(frame, found, deck, cards)
         if card.name is None and found.parts:
             # Two cards edge to edge look like one card too: if some outline inside is a
@@ -106,6 +110,16 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
     return CardReading(tuple(seen[:max_cards]))
 
 
+INSIDE_NAMED = 0.85
+"""Share of an outline's area inside a card already named for it to be left out as a
+piece of that card."""
+
+
+def _inside_named(found: FoundCard, card: SeenCard) -> bool:
+    """True when ``found`` is smaller than ``card``, a card named, and lies mostly inside it."""
+    named = FoundCard(card.corners, 1.0)
+    return card.name is not None and found.area < named.area and found.overlap(named) > INSIDE_NAMED
+
 PART_NEARER = 1.0
 """How much nearer to a card of the deck (by signature) an outline inside an unknown
 card must be to be looked at closely as a card of its own."""
@@ -114,14 +128,15 @@ card must be to be looked at closely as a card of its own."""
 def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard]
            ) -> tuple[SeenCard, Match]:
     """``found`` named; if it is no card of the deck, the first of its other outlines
-    (:attr:`FoundCard.alternatives`) that is one, if any: the outline chosen may run
+    (:meth:`FoundCard.outlines`) that is one, if any: the outline chosen may run
     along a finger's side or a cloth's line beyond the card's edge, where another
-    outline of the card does not (``found``'s own answer otherwise)."""
+    outline of the card does not, or be a piece of a card cut by fingers (``found``'s
+    own answer otherwise)."""
     card, match = _seen(frame, found, deck, others)
-    if card.name is None and found.alternatives:
-        # The outline chosen is no card lying over its alternatives.
+    if card.name is None:
+        # The outline chosen is no card lying over its other outlines.
         rest = [c for c in others if c is not found]
-        for outline in found.alternatives:
+        for outline in found.outlines():
             other = _seen(frame, outline, deck, rest)
             if other[0].name is not None:
                 return other
