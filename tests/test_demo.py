@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,6 +17,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+import pytest
+
+from companion import demo as demo_module
 from companion.app.display import VirtualScreen
 from companion.demo.leds import TITLE
 from tests.support.mqtt import Probe, decode
@@ -135,3 +139,31 @@ def test_the_demo_comes_up_shows_lit_leds_and_stops_with_one_ctrl_c(tmp_path: Pa
         assert [p for p in family if alive(p)] == []
         assert mentioning(str(state)) == []
         assert "everything is stopped" in (tmp_path / "demo.out").read_text()
+
+
+def test_the_reader_stamp_follows_the_reading_code(tmp_path: Path) -> None:
+    """The stamp is the reader's sources: the same code, the same stamp; a line changed, another."""
+    import vision
+
+    copy = tmp_path / "vision"
+    shutil.copytree(Path(vision.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert demo_module.reader_stamp(copy) == demo_module.reader_stamp()
+    pips = copy / "dice" / "pips.py"
+    pips.write_text(pips.read_text() + "\n# a change\n")
+    assert demo_module.reader_stamp(copy) != demo_module.reader_stamp()
+
+
+def test_samples_kept_for_another_reader_are_made_again(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sample set kept for an earlier reader (or from before sets were stamped) may no
+    longer be read as what it shows: a new set is made, read right, and the old ones go."""
+    cache = tmp_path / "cache"
+    for old in (f"samples-v{demo_module.SAMPLES_VERSION}",
+                f"samples-v{demo_module.SAMPLES_VERSION}-0000000b"):
+        (cache / old / "replay").mkdir(parents=True)
+        (cache / old / "done").touch()
+    monkeypatch.setattr(demo_module, "reader_stamp", lambda: "0000000a")
+    samples = demo_module.prepare_samples(cache)
+    assert samples.replay == cache / f"samples-v{demo_module.SAMPLES_VERSION}-0000000a" / "replay"
+    assert len(list(samples.replay.glob("*.png"))) == 7 * demo_module.SCENE_SECONDS
+    assert sorted(p.name for p in cache.iterdir()) == [samples.replay.parent.name]

@@ -28,6 +28,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +41,8 @@ TABLE = "demo"
 GAME = "zun players=Ann,Bob,Cid,Dee teams=Red:Ann+Cid,Blue:Bob+Dee locations=normal"
 """The game waiting in a new demo journal (the app resumes it)."""
 SAMPLES_VERSION = 1
-"""Bumped when the sample scenes change, so a cached set is made again."""
+"""Bumped when the sample scenes change, so a cached set is made again (a change of the
+camera's reader makes it again by itself: :func:`reader_stamp`)."""
 SCENE_SECONDS = 25
 """How long the camera looks at each sample scene (one replayed frame a second)."""
 LOCATIONS = ("Mirror Lake", "Ritual Grounds", "Rune Library")
@@ -63,9 +65,28 @@ class Samples:
     replay: Path
 
 
+def reader_stamp(package: Path | None = None) -> str:
+    """A checksum of the camera's reading code: the sources of ``package`` (by default the
+    installed ``vision`` package).
+
+    A sample is kept only if the reader reads it as what it shows, and a reader changed
+    by an upgrade may read a kept sample otherwise (a side face taken for a die): the
+    samples are made again when this changes."""
+    if package is None:
+        import vision
+
+        package = Path(vision.__file__).parent
+    stamp = 0
+    for source in sorted(package.rglob("*.py")):
+        stamp = zlib.crc32(source.relative_to(package).as_posix().encode(), stamp)
+        stamp = zlib.crc32(source.read_bytes(), stamp)
+    return f"{stamp:08x}"
+
+
 def prepare_samples(cache: Path) -> Samples:
-    """The sample scenes, rendered once into ``cache`` (a few seconds) and kept there."""
-    root = cache / f"samples-v{SAMPLES_VERSION}"
+    """The sample scenes, rendered once into ``cache`` (a few seconds) and kept there
+    until the reader changes; sets made for an earlier reader are removed."""
+    root = cache / f"samples-v{SAMPLES_VERSION}-{reader_stamp()}"
     samples = Samples(root / "faces", root / "deck", root / "replay")
     if (root / "done").exists():
         return samples
@@ -101,6 +122,9 @@ def prepare_samples(cache: Path) -> Samples:
     (work / "done").touch()
     shutil.rmtree(root, ignore_errors=True)
     work.rename(root)
+    for old in cache.glob("samples-v*"):
+        if old != root:
+            shutil.rmtree(old, ignore_errors=True)
     return samples
 
 
