@@ -117,8 +117,11 @@ piece of that card."""
 
 def _inside_named(found: FoundCard, card: SeenCard) -> bool:
     """True when ``found`` is smaller than ``card``, a card named, and lies mostly inside it."""
+    if card.name is None:
+        return False
     named = FoundCard(card.corners, 1.0)
-    return card.name is not None and found.area < named.area and found.overlap(named) > INSIDE_NAMED
+    return found.area < named.area and found.overlap(named) > INSIDE_NAMED
+
 
 PART_NEARER = 1.0
 """How much nearer to a card of the deck (by signature) an outline inside an unknown
