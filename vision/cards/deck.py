@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from .compare import CLEAR, Likeness, align, compare, shadow_weight
-from .face import CELL, MARGIN, SIZE, Face
+from .face import CELL, MARGIN, SIZE, Face, signature
 from .find import find_cards, rectify
 
 __all__ = ["Deck", "DeckError", "IMAGE_SUFFIXES", "MARGIN", "Match", "SIZE", "example_card",
@@ -83,6 +83,11 @@ COVERED = 0.3
 FIT = 0.07
 """Most mean difference over the uncovered card for a fit (the same card: about 0.02)."""
 
+ANOTHER_CARD = 2 * CONTRADICTION
+"""Contradiction beyond which a card that fits its closest card of the deck in all else
+(lined up, alike elsewhere, little covered) is plainly another card: a rune the other
+way is some 50; the right card outlined a few pixels off stays under 21 in tests."""
+
 DECISIVE = 20.0
 """Clear difference (as :attr:`~vision.cards.compare.Likeness.contradiction` counts it)
 of a patch where two look-alikes differ that tells them apart (a rune: some 50-100)."""
@@ -122,6 +127,9 @@ class Match:
     ``confidence`` is the certainty of the answer given, 0.5 (a coin toss) to 1 (for
     an unknown card: that it is unknown). ``runner_up`` is the closest other card.
     ``distance`` is how far the closest card's signature is (see :meth:`Deck.distance`).
+    ``another_card`` is True for a card not in the deck seen whole: it lines up with its
+    closest card and is alike elsewhere, but shows clearly what that card does not (a
+    rune the other way), so another outline of it would show the same.
     """
 
     name: str | None
@@ -129,6 +137,7 @@ class Match:
     turned: bool
     runner_up: str | None = None
     distance: float = 0.0
+    another_card: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +205,8 @@ class Deck:
         for i, face in enumerate(self._faces):
             ways = _Ways(face)
             warps = []
-            for _, example, turned, _ in self._shortlist(face, FRAMING, 2 * FAR, int(self._owner[i])):
+            alikes = self._shortlist(face.signature, FRAMING, 2 * FAR, int(self._owner[i]))
+            for _, example, turned, _ in alikes:
                 lk = compare(ways[turned], self._faces[example])
                 if lk.fit < SAME_LAYOUT:
                     warps.append(_TURN @ lk.warp @ _TURN if turned else lk.warp)
@@ -257,14 +267,15 @@ class Deck:
         """
         return self.identify_face(Face.of(card, covering), covering)
 
-    def distance(self, face: Face) -> float:
-        """How far a face's signature is from the closest card's (0: the same picture):
-        a quick look, to tell which of a few outlines is most like a card of the deck."""
-        return self._shortlist(face, 1)[0][3]
+    def distance(self, card: np.ndarray) -> float:
+        """How far the signature of a rectified card (from :func:`seen_card`) is from the
+        closest card's (0: the same picture): a quick look, to tell which of a few
+        outlines is most like a card of the deck (only the signature is worked out)."""
+        return self._shortlist(signature(card), 1)[0][3]
 
     def identify_face(self, face: Face, covering: np.ndarray | None = None) -> Match:
         """Which card of the deck a face is; ``covering`` as for :func:`compare`."""
-        shortlist = self._shortlist(face)
+        shortlist = self._shortlist(face.signature)
         candidates = self._close_look(face, shortlist, covering)
         closest = shortlist[0][3]
         ranked = sorted(candidates, key=lambda c: (c.badness, c.likeness.fit))
@@ -282,13 +293,15 @@ class Deck:
             return Match(self.names[best.name], 0.5 + 0.5 * min(_margin(best.likeness), gap),
                          best.turned, runner_up, closest)
         doubt = min(best.badness, 1.0) if not fitting else 0.5
-        return Match(None, 0.5 + 0.5 * doubt, best.turned, self.names[best.name], closest)
+        lk = best.likeness
+        another = lk.contradiction > ANOTHER_CARD and lk.fit <= FIT and lk.covered <= COVERED
+        return Match(None, 0.5 + 0.5 * doubt, best.turned, self.names[best.name], closest, another)
 
-    def _shortlist(self, face: Face, most: int = SHORTLIST, far: float = FAR, besides: int = -1
+    def _shortlist(self, sig: np.ndarray, most: int = SHORTLIST, far: float = FAR, besides: int = -1
                    ) -> list[tuple[int, int, bool, float]]:
-        """The closest cards by signature: (name, example, turned, distance), closest first
-        (leaving out the name ``besides``)."""
-        diff = self._sigs - face.signature[None, None]
+        """The cards closest to a signature: (name, example, turned, distance), closest
+        first (leaving out the name ``besides``)."""
+        diff = self._sigs - sig[None, None]
         cells = np.minimum(np.einsum("wecf,wecf->wec", diff, diff), CAP)
         distance = cells @ self._weights  # ways x examples
         way, example = np.unravel_index(np.argsort(distance, axis=None), distance.shape)
@@ -353,7 +366,7 @@ class Deck:
         for i, face in enumerate(self._faces):
             owner = int(self._owner[i])
             ways = (face, face.turned())
-            for name, example, _, _ in self._shortlist(face, TWINS, 2 * FAR, owner):
+            for name, example, _, _ in self._shortlist(face.signature, TWINS, 2 * FAR, owner):
                 likenesses = []
                 for turned in (False, True):
                     c = _Candidate(name, example, turned, compare(ways[turned], self._faces[example]))

@@ -86,10 +86,11 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
         if any(_inside_named(found, c) for c in seen):
             continue
         card, match = _named(frame, found, deck, cards)
-        if card.name is None and found.parts:
+        if card.name is None and found.parts and not match.another_card:
             # Two cards edge to edge look like one card too: if some outline inside is a
-            # card of the deck, those are what lies there. Only outlines that look more
-            # like a card of the deck than the whole are looked at closely.
+            # card of the deck, those are what lies there (a card not in the deck seen
+            # whole is one card). Only outlines that look more like a card of the deck
+            # than the whole are looked at closely.
             named: list[SeenCard] = []
             taken: list[FoundCard] = []
             # The whole is no card lying over its parts: the parts are judged without it.
@@ -97,7 +98,7 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
             for part in found.snapped_parts():
                 if any(part.overlap(t) > 0.2 for t in taken):
                     continue
-                if deck.distance(Face.of(seen_card(frame, part.corners))) > PART_NEARER * match.distance:
+                if deck.distance(seen_card(frame, part.corners)) > PART_NEARER * match.distance:
                     continue
                 inside, _ = _named(frame, part, deck, rest)
                 if inside.name is not None:
@@ -134,9 +135,12 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     (:meth:`FoundCard.outlines`) that is one, if any: the outline chosen may run
     along a finger's side or a cloth's line beyond the card's edge, where another
     outline of the card does not, or be a piece of a card cut by fingers (``found``'s
-    own answer otherwise)."""
+    own answer otherwise). A card plainly not in the deck (:attr:`Match.another_card`:
+    lined up with a card of the deck and alike elsewhere, it shows a rune the other way)
+    is outlined well, and its other outlines, which would show the same, are not looked
+    at: on a table where half the cards are unknown they took a sixth of the time."""
     card, match = _seen(frame, found, deck, others)
-    if card.name is None:
+    if card.name is None and not match.another_card:
         # The outline chosen is no card lying over its other outlines.
         rest = [c for c in others if c is not found]
         for outline in found.outlines():
