@@ -165,6 +165,29 @@ def test_touching_dice_in_a_crowded_frame_are_read(seed: int, die: int, face: st
     assert _faces_read_on(None, scene, die) == [face]
 
 
+@pytest.mark.parametrize(("die", "face"), [(12, "2"), (14, "6"), (17, "4"), (22, "3"), (29, "2"),
+                                          (31, "2")])
+def test_dark_dice_amid_a_crowd_on_dark_felt_are_read(die: int, face: str) -> None:
+    """Black dice on blue felt, 32 a frame: a cluster of six, two 2s touching beside it and
+    more dice round them filled most of the neighbourhood whose median is the tray's
+    colour there, so the estimate came out nearly black, the felt round the cluster stood
+    out and the black dice inside it were taken for the tray. Its 2 and 4 were not found,
+    its 6 read as a 4 and its 3 as a 1, and the two 2s as 1s."""
+    scene = render_scene(4010, count=32)
+    assert scene.dice[die].face == face
+    assert _faces_read_on(None, scene, die) == [face]
+
+
+@pytest.mark.parametrize(("die", "face"), [(19, "snake"), (28, "tree")])
+def test_yellow_dice_amid_a_crowd_are_read(rune_faces: TaughtFaces, die: int, face: str) -> None:
+    """Yellow Runecast dice on felt, 32 a frame, in clusters that pulled the tray's colour
+    towards theirs (as black dice on felt do, above): a snake and a tree in them were not
+    found."""
+    scene = render_scene(4014, count=32, kind="runes", style=RUNE_STYLE)
+    assert scene.dice[die].face == face
+    assert _faces_read_on(rune_faces, scene, die) == [face]
+
+
 @pytest.mark.parametrize(("seed", "die", "face"), [(5020, 4, "hammer"), (5020, 3, "tree"),
                                                    (5039, 10, "snake"), (5061, 0, "tree"),
                                                    (5099, 2, "tree")])
