@@ -164,6 +164,17 @@ def test_a_pip_with_glare_beside_it_is_read_with_its_face(seed: int, die: int, f
     assert _faces_read_on(None, scene, die) == [face]
 
 
+@pytest.mark.parametrize(("seed", "die", "face"), [(2075, 4, "1"), (2008, 3, "2")])
+def test_a_light_mark_fainter_than_a_pip_is_no_pip_of_its_face(seed: int, die: int, face: str) -> None:
+    """640×480. A glare spot on a green 1, round and 0.7 as strong as its pip, made a face
+    with it (read `unknown`); purple dice tilted 25° and touching, their front faces'
+    pips shaded to 0.6 of the top faces', made faces with them (a 2 not read at all, and
+    three readings of no die)."""
+    scene = render_scene(seed, width=640, height=480)
+    assert scene.dice[die].face == face
+    assert _faces_read_on(None, scene, die) == [face]
+
+
 @pytest.mark.parametrize(("seed", "die", "face"), [(4001, 20, "1"), (4001, 24, "2"), (4012, 4, "2")])
 def test_touching_dice_in_a_crowded_frame_are_read(seed: int, die: int, face: str) -> None:
     """Frames of 32 dice. Purple dice on paper, a 1 touching a 2 below it: the 1's pip

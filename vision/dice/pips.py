@@ -415,9 +415,14 @@ def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
     d = np.hypot(pips.xy[j, 0] - pips.xy[i, 0], pips.xy[j, 1] - pips.xy[i, 1])
     # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
     # die's size is only roughly known, its pips' is measured). About as strong: glare on a
-    # pip takes a third of its contrast, a side face's more.
+    # dark pip takes a third of its contrast, a side face's more. Light pips are white
+    # paint, brighter than any glare on a coloured face, so they are held to a quarter: a
+    # glare spot on its own (0.7 as strong as the pips beside it) or a front face's pip,
+    # shaded (0.6), made a face with a top face's pip (a green 1 read `unknown`, a 2 across
+    # two purple dice touching).
+    strong = 0.6 if pips.dark else 0.75
     near = ((d <= np.maximum(reach[i], 5.0 * (pips.a[i] + pips.a[j])))
-            & (np.minimum(c[i], c[j]) >= 0.6 * np.maximum(c[i], c[j])))
+            & (np.minimum(c[i], c[j]) >= strong * np.maximum(c[i], c[j])))
     i, j, d = i[near], j[near], d[near]
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pairs(pips.cov[i], pips.cov[j])
