@@ -277,6 +277,44 @@ def _cut_joined(response: Image, xs: Floats, ys: Floats, lab: Ints,
     return kept, count, _moments(xs, ys, kept, count)
 
 
+def _glare(moments: _Moments, xs: Floats, ys: Floats, lab: Ints, r: Floats,
+           side: float) -> Bools | None:
+    """Which pixels of light marks (``lab``, measured as ``moments``, their response
+    ``r``) are a glare spot beside a pip, not the pip (None: none are). Glare on a coloured
+    die, 0.6-0.75 as strong as a white pip beside it, joins the pip's core (above 0.6 of its
+    peak) on one side: the pip measures larger and flatter than its face's others and is
+    left out of its face (a 3 read as a 1, a 4 unknown). Its paint, above 0.75 of the
+    peak, is then a rounder mark than the core, and off the core's centre by a quarter of
+    its own long semi-axis or more; a blurred rim all round a pip moves no centre. Only
+    marks whose paint covers a hundredth of a die's area are looked at: a pixel more or
+    less moves the centre of a few pixels' paint as far. (Glare makes a dark pip fainter,
+    never larger.)"""
+    area, cx, cy, mu20, mu02, mu11 = moments
+    low, top = _eig2(mu20, mu11, mu02)
+    roundness = np.sqrt(np.maximum(low, 0.0) / np.maximum(top, 1e-6))
+    # (Only marks that can pass are measured again: most are round, or too small or too
+    # large for a pip, as the face showing between a white die's pips.)
+    maybe = (roundness < 0.9) & (area >= 0.01 * side * side) & (area <= 0.1 * side * side)
+    if not maybe.any():
+        return None
+    at = np.flatnonzero(maybe[lab])
+    mark, response = lab[at], r[at]
+    peak = np.zeros(len(area))
+    np.maximum.at(peak, mark, response)
+    high = response >= 0.75 * peak[mark]
+    paint = at[high]
+    p_area, p_cx, p_cy, p20, p02, p11 = _moments(xs[paint], ys[paint], mark[high], len(area))
+    p_low, p_top = _eig2(p20, p11, p02)
+    rounder = np.sqrt(np.maximum(p_low, 0.0) / np.maximum(p_top, 1e-6)) > roundness + 0.1
+    off = np.hypot(cx - p_cx, cy - p_cy) > 0.25 * 2 * np.sqrt(np.maximum(p_top, 1e-6))
+    beside = maybe & rounder & off & (p_area >= 0.01 * side * side)
+    if not beside.any():
+        return None
+    out = np.zeros(len(lab), bool)
+    out[at[beside[mark] & ~high]] = True
+    return out
+
+
 def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
               side: float, *, dark: bool, sides: Floats | None = None) -> Pips:
     """Pip-like blobs on the dice of ``body`` (a label image: 0 tray, k for the blob in
@@ -287,54 +325,66 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     n, labels = cv2.connectedComponents(binary, connectivity=8)
     points = cv2.findNonZero(binary)
     points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
-    old = labels[points[:, 1], points[:, 0]]
+    h, w = gray.shape
+    # (Pixels are looked up by their index in the flattened image: cheaper than by row
+    # and column, for the many thousands a frame has.)
+    flat = points[:, 1].astype(np.intp) * w + points[:, 0]
+    old = np.take(labels, flat)
     # A mark larger than a die holds no pip (as light marks, a white die's face between its
     # pips): left out before its pixels are measured, which would cost more than all the pips.
     small = (np.bincount(old) <= side * side)[old]
-    xs_all, ys_all, old = points[small, 0], points[small, 1], old[small]
-    ys, xs, lab = ys_all, xs_all, old
-    r = response[ys, xs].astype(float)
+    xs, ys, old, flat = points[small, 0], points[small, 1], old[small], flat[small]
+    lab = old
+    r = np.take(response, flat).astype(float)
     peak = np.zeros(n)
     np.maximum.at(peak, lab, r)
     # Each blob is measured on its core (above 0.6 of its peak): a blurred pip's rim or a
     # glare spot around it would make it larger and less round than it is, and two pips
     # joined by glare between them come apart.
     core = r >= 0.6 * peak[lab]
-    ys, xs, old_core = ys[core], xs[core], old[core]
+    ys, xs, old_core, flat_core = ys[core], xs[core], old[core], flat[core]
     cores = np.zeros(binary.shape, np.uint8)
-    cores[ys, xs] = 1
+    np.put(cores, flat_core, 1)
     n, labels = cv2.connectedComponents(cores, connectivity=8)
-    lab = labels[ys, xs]
+    lab = np.take(labels, flat_core)
     r = r[core]
     xs_f, ys_f = xs.astype(float), ys.astype(float)
-    lab, n, (area, cx, cy, mu20, mu02, mu11) = _cut_joined(response, xs_f, ys_f, lab, n)
-    peak = np.zeros(n)
-    np.maximum.at(peak, lab, r)
-    dx, dy = xs_f - cx[lab], ys_f - cy[lab]
+    lab, n, moments = _cut_joined(response, xs_f, ys_f, lab, n)
+    if not dark:
+        glare = _glare(moments, xs_f, ys_f, lab, r, side)
+        if glare is not None:
+            paint = ~glare
+            xs_f, ys_f, lab, r, old_core = xs_f[paint], ys_f[paint], lab[paint], r[paint], old_core[paint]
+            moments = _moments(xs_f, ys_f, lab, n)
+    area, cx, cy, mu20, mu02, mu11 = moments
     # Semi-axes of the ellipse with the same second moments (a disc of radius r: r and r).
     low, high = _eig2(mu20, mu11, mu02)
     a, b = 2 * np.sqrt(np.maximum(high, 1e-6)), 2 * np.sqrt(np.maximum(low, 1e-6))
     fill = area / (np.pi * a * b)
-    # How far its farthest pixel is, measured in its ellipse (whose edge is 1): 1 for a
-    # disc or an ellipse however flat, 1.22 for a square or a rectangle however flat (its
-    # corners: a sticker's dark chip, a key), more for a letter.
-    det = np.maximum(mu20 * mu02 - mu11 * mu11, 1e-12)
-    far = np.zeros(n)
-    np.maximum.at(far, lab, (dx * dx * mu02[lab] - 2 * dx * dy * mu11[lab] + dy * dy * mu20[lab]) / det[lab])
-    outline = np.sqrt(far) / 2
-    h, w = gray.shape
     at = body[_clamp(np.round(cy).astype(int), h - 1), _clamp(np.round(cx).astype(int), w - 1)]
     die = np.full(n, side) if sides is None else sides[at]
     keep = ((area >= np.maximum(3.0, 0.004 * die * die)) & (area <= 0.1 * die * die)
             & (fill >= 0.55) & (a <= 0.25 * die))
     keep[0] = False
     ids = np.nonzero(keep)[0]
+    # How far its farthest pixel is, measured in its ellipse (whose edge is 1): 1 for a
+    # disc or an ellipse however flat, 1.22 for a square or a rectangle however flat (its
+    # corners: a sticker's dark chip, a key), more for a letter. (It and the peak, only for
+    # the marks kept: most pixels are of specks and of marks too large.)
+    det = np.maximum(mu20 * mu02 - mu11 * mu11, 1e-12)
+    mine = keep[lab]
+    kept, dx, dy = lab[mine], xs_f[mine], ys_f[mine]
+    dx, dy = dx - cx[kept], dy - cy[kept]
+    far, peak = np.zeros(n), np.zeros(n)
+    np.maximum.at(far, kept, (dx * dx * mu02[kept] - 2 * dx * dy * mu11[kept] + dy * dy * mu20[kept]) / det[kept])
+    np.maximum.at(peak, kept, r[mine])
+    outline = np.sqrt(far) / 2
     # The pips' pixels, and their blurred rims below the threshold.
     inside = np.zeros(binary.shape, np.uint8)
     blob_kept = np.zeros(int(old.max(initial=0)) + 1, bool)
-    blob_kept[old_core[keep[lab]]] = True
+    blob_kept[old_core[mine]] = True
     on = blob_kept[old]
-    inside[ys_all[on], xs_all[on]] = 1
+    np.put(inside, flat[on], 1)
     rim = max(1, int(round(0.04 * side)))
     grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
     cov = np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
@@ -365,9 +415,14 @@ def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
     d = np.hypot(pips.xy[j, 0] - pips.xy[i, 0], pips.xy[j, 1] - pips.xy[i, 1])
     # Within a face's reach: the die's as estimated, or ten pips', whichever is larger (a
     # die's size is only roughly known, its pips' is measured). About as strong: glare on a
-    # pip takes a third of its contrast, a side face's more.
+    # dark pip takes a third of its contrast, a side face's more. Light pips are white
+    # paint, brighter than any glare on a coloured face, so they are held to a quarter: a
+    # glare spot on its own (0.7 as strong as the pips beside it) or a front face's pip,
+    # shaded (0.6), made a face with a top face's pip (a green 1 read `unknown`, a 2 across
+    # two purple dice touching).
+    strong = 0.6 if pips.dark else 0.75
     near = ((d <= np.maximum(reach[i], 5.0 * (pips.a[i] + pips.a[j])))
-            & (np.minimum(c[i], c[j]) >= 0.6 * np.maximum(c[i], c[j])))
+            & (np.minimum(c[i], c[j]) >= strong * np.maximum(c[i], c[j])))
     i, j, d = i[near], j[near], d[near]
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pairs(pips.cov[i], pips.cov[j])
