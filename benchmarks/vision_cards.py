@@ -16,10 +16,12 @@ camera differ as a phone and a table camera do (the frames are the same whatever
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -51,6 +53,17 @@ def _degraded(image: np.ndarray, blur: float, quality: int, cast: list[float] | 
     return saved_as_jpeg(image, quality) if quality else image
 
 
+def frames(seed: int, specs: list[synth.CardSpec], unknown: list[synth.CardSpec], unknown_share: float,
+           cover: float) -> Iterator[tuple[list[synth.CardSpec], synth.Photo]]:
+    """The benchmark's frames for ``seed``, one after another: the four cards chosen
+    (each unknown with the chance ``unknown_share``) and their photo."""
+    rng = np.random.default_rng(seed + 1)
+    while True:
+        chosen = [unknown[int(rng.integers(len(unknown)))] if rng.random() < unknown_share
+                  else specs[int(rng.integers(len(specs)))] for _ in range(4)]
+        yield chosen, synth.photograph([synth.render(s) for s in chosen], rng, cover=cover)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--frames", type=int, default=100)
@@ -69,7 +82,6 @@ def main(argv: list[str] | None = None) -> int:
     specs = synth.deck_specs(60, args.seed)
     unknown = synth.unknown_specs(20, specs, args.seed)
     alike = {a.name for s in specs for a in synth.look_alikes(s)}
-    rng = np.random.default_rng(args.seed + 1)
     with tempfile.TemporaryDirectory() as tmp:
         synth.write_deck(Path(tmp), specs, args.seed)
         for photo_file in Path(tmp).glob("*/*.jpg") if args.teach_blur else ():
@@ -80,10 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     times: list[float] = []
     finding: list[float] = []
     known = right = misnamed = missed = undecidable = unknown_seen = unknown_named = alikes_seen = 0
-    for _ in range(args.frames):
-        chosen = [unknown[int(rng.integers(len(unknown)))] if rng.random() < args.unknown_share
-                  else specs[int(rng.integers(len(specs)))] for _ in range(4)]
-        photo = synth.photograph([synth.render(s) for s in chosen], rng, cover=args.cover)
+    for chosen, photo in itertools.islice(frames(args.seed, specs, unknown, args.unknown_share, args.cover),
+                                          args.frames):
         image = _degraded(photo.image, args.blur, args.jpeg, args.cast)
         start = time.perf_counter()
         find_cards(image)

@@ -111,7 +111,7 @@ class FoundCard:
         return self.snap() if self.snap is not None else self.parts
 
     def outlines(self) -> tuple[FoundCard, ...]:
-        """``alternatives``, then up to two larger outlines round this one whose sides are
+        """``alternatives``, then up to three larger outlines round this one whose sides are
         straight lines of the frame (:func:`_wider_outlines`): worked out only now, as
         they are looked at only when this outline is no card (a few milliseconds each)."""
         return self.alternatives + (self.widen() if self.widen is not None else ())
@@ -171,7 +171,8 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
 def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
                     near_edges: np.ndarray, min_side: float) -> tuple[FoundCard, ...]:
     """The larger outlines round ``f`` that the edge map's straight lines give
-    (:func:`_wider`), snapped, other than ``f`` and its ``alternatives``.
+    (:func:`_wider`, and :func:`_side_moved` when something may lie across ``f``),
+    snapped, other than ``f`` and its ``alternatives``.
 
     A card crossed by fingers may close no outline of its own: what is found is a piece
     of it (its picture's frame, the part between two fingers), whose sides are parallel
@@ -181,7 +182,10 @@ def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray
     a checked cloth's line beyond a card's edge).
     """
     wider: list[FoundCard] = []
-    for quad in _wider(f.corners, edges, gradients, near_edges, min_side):
+    quads = _wider(f.corners, edges, gradients, near_edges, min_side)
+    if f.edge_seen is not None and (f.edge_seen.mean(axis=1) < CROSSED).any():
+        quads += _side_moved(f.corners, edges, gradients, min_side)
+    for quad in quads:
         snapped = _snap(quad, gradients)
         if snapped is None or snapped[1] < WIDER_SUPPORT or not _card_shaped(snapped[0], min_side):
             continue
@@ -260,6 +264,73 @@ def _wider(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.
             if _card_shaped(fitted, min_side):
                 wider.append(_order(fitted))
     return wider
+
+
+def _side_moved(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
+                min_side: float) -> list[np.ndarray]:
+    """``quad`` with one side moved out, at one end or both, onto a straight line of the
+    edge map that more edge pixels lie on than on the side itself (the outline the most
+    lie on, for the side's length; none if no side has such a line).
+
+    Where a finger crosses a card's side, the finger's edge steps the same way as the
+    card's, and the outline may run along it for part of the side: the side found is
+    then turned a few degrees into the card from the card's corner at its other end,
+    and no line parallel to it is the card's side (:func:`_wider` looks for those).
+    Every line through a point beyond each end of the side (up to ``MOVE`` pixels out)
+    is counted by the edge pixels along the side whose gradient lies across it.
+    """
+    centre = quad.mean(axis=0)
+    h, w = edges.shape
+    lengths = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    reach = float(lengths.max()) / 2 + MOVE
+    x0, y0 = (max(int(c - reach), 0) for c in centre)
+    x1, y1 = (min(int(c + reach) + 1, n) for c, n in zip(centre, (w, h)))
+    ys, xs = np.nonzero(edges[y0:y1, x0:x1])
+    ys, xs = ys + y0, xs + x0
+    grad = np.stack([gradients[0][ys, xs], gradients[1][ys, xs]], axis=1)
+    steep = np.hypot(grad[:, 0], grad[:, 1]) + 1e-6
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    own = [_through(quad[k], quad[(k + 1) % 4]) for k in range(4)]
+    out = np.arange(MOVE + 1, dtype=np.float32)
+    boxes = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        direction = (b - a) / float(lengths[k])
+        normal = np.array([direction[1], -direction[0]], np.float32)
+        if float(normal @ ((a + b) / 2 - centre)) < 0:
+            normal = -normal
+        across = np.abs(grad @ normal) > 0.94 * steep
+        off, along = ((points[across] - a) @ np.stack([normal, direction]).T).T
+        near = (along >= 0) & (along <= lengths[k]) & (off >= -1) & (off <= MOVE + 1)
+        off, t = off[near], along[near] / float(lengths[k])
+        # Lines from ``start`` pixels out at the side's first end to ``end`` out at its
+        # other: starts x ends x edge pixels within a pixel of each.
+        at = out[:, None, None] + (out[None, :, None] - out[:, None, None]) * t[None, None, :]
+        counts = (np.abs(off[None, None, :] - at) <= 1.0).sum(axis=2)
+        for start, end in zip(*np.nonzero(counts > max(float(counts[0, 0]), 0.3 * float(lengths[k])))):
+            if max(start, end) <= 2:  # the side itself, a pixel or two off
+                continue
+            sides = own[:k] + [_through(a + normal * out[start], b + normal * out[end])] + own[k + 1:]
+            corners = [_intersect(sides[j - 1], sides[j]) for j in range(4)]
+            if all(c is not None for c in corners):
+                box = np.array(corners, np.float32)
+                if _card_shaped(box, min_side) and not _frame_edge(box, edges.shape):
+                    boxes.append((float(counts[start, end]) / float(lengths[k]), box))
+    return [_order(box) for _, box in sorted(boxes, key=lambda sb: -sb[0])[:1]]
+
+
+CROSSED = 0.9
+"""Share of a side's edge seen under which something may lie across the outline, and
+one of its sides run along that thing's edge (:func:`_side_moved`)."""
+
+MOVE = 12
+"""Working pixels beyond each end of a side that :func:`_side_moved` looks for the card's
+side (a finger's edge may run 5-10 degrees off it)."""
+
+
+def _through(a: np.ndarray, b: np.ndarray) -> Line:
+    """The line through two points."""
+    return float(a[0]), float(a[1]), float(b[0] - a[0]), float(b[1] - a[1])
 
 
 TURNS = np.radians(np.arange(-5.0, 5.01, 1.0))

@@ -6,6 +6,7 @@ deterministic from a seed), written as JPEG/PNG files and read back like a user'
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.vision_cards import frames
 from vision.cards import synth
 from vision.cards.deck import Deck
 from vision.cards.find import FoundCard, find_cards
@@ -136,6 +138,24 @@ def test_a_card_whose_outline_runs_along_a_finger_is_named_by_its_own_edge(tmp_p
     card = min(find_cards(photo.image), key=lambda c: _corner_error(c.corners, photo.corners[0]))
     assert _corner_error(card.corners, photo.corners[0]) > 15
     assert any(_corner_error(a.corners, photo.corners[0]) < 8 for a in card.alternatives)
+
+
+def test_a_card_whose_side_runs_along_a_fingers_edge_is_outlined_by_its_own(tmp_path: Path) -> None:
+    """The benchmark's seed 1, frame 8: a finger across the end of a card's side, whose
+    edge steps as the card's does. The outline found runs along the finger's edge for
+    that stretch, 21 px inside the card's corner there and turned some 6 degrees from
+    its side, so it is no card of the deck, and no line parallel to it is the card's side.
+    The card's side, moved out at that end, is one of its other outlines, and named."""
+    specs = synth.deck_specs(60, 1)
+    chosen, photo = next(itertools.islice(
+        frames(1, specs, synth.unknown_specs(20, specs, 1), unknown_share=0.2, cover=0.15), 8, None))
+    card = next(i for i, s in enumerate(chosen) if s.name == "Vault Oak")
+    outlines = [o for c in find_cards(photo.image) for o in (c, *c.outlines())]
+    assert min(_corner_error(o.corners, photo.corners[card]) for o in outlines) < 6
+    synth.write_deck(tmp_path, specs[:8] + [s for s in chosen if s in specs], 1)
+    seen = [c for c in read_cards(photo.image, Deck.load(tmp_path)).cards
+            if _corner_error(c.corners, photo.corners[card]) < 15]
+    assert [c.name for c in seen] == ["Vault Oak"]
 
 
 def test_a_card_crossed_by_two_light_fingers_is_traced_by_its_edge(tmp_path: Path) -> None:
