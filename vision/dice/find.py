@@ -29,6 +29,9 @@ WORK_SIDE = 640
 MAX_DICE = 64
 MIN_DIE = 12  # work pixels: a blob smaller than this is no die that can be read
 FAR = 0.12  # of a die's area: the least a die farther off than the others may fill (_far)
+_BODY = 0.3  # of the split between tray and dice: what a die found by its marks stands out by
+_RINGED = 0.8  # the least share of a mark's ring that stands out so (_bodies)
+_REACH = 3  # a die found by its marks lies within this many times their size of them (_bodies)
 
 # Frames, masks and label images (uint8 here), typed as OpenCV's functions give them back.
 Image = NDArray[np.integer[Any] | np.floating[Any]]
@@ -132,14 +135,16 @@ class _Shape(NamedTuple):
     aspect: float  # short over long side of its smallest box: 1 for a die seen from above
     squares: float  # area over the square on its widest inscribed circle: about 1 for a die
     inside: bool  # clear of the frame's edge
+    box: tuple[int, int, int, int]  # its bounding box, work pixels
 
 
-def _shape(contour: Contour, area: float, inscribed: float, inside: bool) -> _Shape:
-    """A blob's shape from its outline, area and inscribed radius."""
+def _shape(contour: Contour, area: float, inscribed: float, inside: bool,
+           box: tuple[int, int, int, int]) -> _Shape:
+    """A blob's shape from its outline, area, inscribed radius and bounding box."""
     hull = cv2.contourArea(cv2.convexHull(contour))
     (_, _), (w, h), _ = cv2.minAreaRect(contour)
     return _Shape(area, area / max(hull, 1e-6), min(w, h) / max(w, h, 1e-6),
-                  area / max(2 * inscribed, 1.0) ** 2, inside)
+                  area / max(2 * inscribed, 1.0) ** 2, inside, box)
 
 
 def _typical_area(shapes: list[_Shape]) -> float | None:
@@ -236,7 +241,7 @@ def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
             inside = x > 0 and y > 0 and x + bw < w and y + bh < h
             _, inscribed, _, _ = cv2.minMaxLoc(dist[y:y + bh, x:x + bw],
                                                (labels[y:y + bh, x:x + bw] == i + 1).view(np.uint8))
-            shapes[i] = _shape(c, areas[i], inscribed, inside)
+            shapes[i] = _shape(c, areas[i], inscribed, inside, (x, y, bw, bh))
     return contours, labels, pixels, shapes
 
 
@@ -263,6 +268,85 @@ def _complete(mask: Image, diff: NDArray[np.float32], labels: NDArray[np.int32],
     seeds[0] = False
     fuller = cv2.bitwise_or(mask, seeds[faint].view(np.uint8) * 255)
     return fuller if cv2.countNonZero(fuller) > cv2.countNonZero(mask) else None
+
+
+def _rings(boxes: NDArray[np.int_], shape: tuple[int, int]) -> tuple[NDArray[np.int_], NDArray[np.intp]]:
+    """How far out from each blob's bounding box (``boxes``: n×4, x y w h) its ring lies (a
+    tenth of its longer side, at least 2 pixels), and which blobs' rings lie within the
+    frame (of ``shape``, height and width)."""
+    x, y, bw, bh = boxes.T
+    r = np.maximum(2, np.round(0.1 * np.maximum(bw, bh))).astype(int)
+    clear = (x >= r) & (y >= r) & (x + bw + r <= shape[1]) & (y + bh + r <= shape[0])
+    return r, np.nonzero(clear)[0]
+
+
+def _ringed(diff: NDArray[np.float32], floor: float, boxes: NDArray[np.int_]) -> NDArray[np.intp]:
+    """Which blobs (by their bounding ``boxes``, n×4) are ringed, a few pixels out from
+    their box, by pixels that stand out above ``floor``: first at twelve points of each
+    ring for all blobs at once (a quarter, half and three quarters along each side; not
+    the corners, where a mark's box turned with its die nears the die's edge), then, where
+    those all but one stand out, on the whole ring (``_RINGED`` of it)."""
+    r, ids = _rings(boxes, (diff.shape[0], diff.shape[1]))
+    x, y, bw, bh = boxes[ids].T
+    x0, y0, x1, y1, r = x - r[ids], y - r[ids], x + bw + r[ids] - 1, y + bh + r[ids] - 1, r[ids]
+    t = np.array([0.25, 0.5, 0.75])
+    along_x = np.round(x0[:, None] + t * (x1 - x0)[:, None]).astype(int)
+    along_y = np.round(y0[:, None] + t * (y1 - y0)[:, None]).astype(int)
+    xs = np.hstack([along_x, along_x, np.repeat(x0[:, None], 3, 1), np.repeat(x1[:, None], 3, 1)])
+    ys = np.hstack([np.repeat(y0[:, None], 3, 1), np.repeat(y1[:, None], 3, 1), along_y, along_y])
+    out = [ids[k] for k in np.nonzero((diff[ys, xs] > floor).sum(1) >= 11)[0]
+           if (_ring(diff, boxes[ids[k]], r[k]) > floor).mean() >= _RINGED]
+    return np.array(out, np.intp)
+
+
+def _ring(diff: NDArray[np.float32], box: NDArray[np.int_], r: int) -> NDArray[np.float32]:
+    """The pixels of ``diff`` in the ring ``r`` pixels wide round a bounding ``box``."""
+    x, y, bw, bh = box
+    patch = diff[y - r:y + bh + r, x - r:x + bw + r]
+    inner = np.zeros(patch.shape, bool)
+    inner[r:-r, r:-r] = True
+    ring: NDArray[np.float32] = patch[~inner]
+    return ring
+
+
+def _bodies(mask: Image, diff: NDArray[np.float32], level: float, contours: list[Contour],
+            shapes: dict[int, _Shape]) -> Image | None:
+    """The mask with the bodies of dice found only by their marks, or None if there are none.
+
+    White symbols on a black die on dark wood stand out from the tray four times as much
+    as the die: the split between tray and dice falls between the die and its marks, and
+    the die's size would be learnt from its marks (a hammer's head and handle, a quarter
+    of the die). What tells such a mark (a blob of ``shapes``, by index) from a die: it is
+    ringed by pixels that stand out from the tray by over ``_BODY`` of the split
+    (:func:`_ringed`), where a die's outline, blurred or not, meets the tray within a few
+    pixels. Its die is the pixels joined to it that stand out by half as much as its ring
+    (its lower quartile), looked for within ``_REACH`` times the mark's size all round:
+    found reaching further, they are the tray's own blotch (or a card under the die).
+    """
+    if not shapes:
+        return None
+    h, w = diff.shape
+    ids = list(shapes)
+    boxes = np.array([shapes[i].box for i in ids])
+    r, _ = _rings(boxes, (h, w))
+    fuller = None
+    for k in _ringed(diff, _BODY * level, boxes):
+        x, y, bw, bh = boxes[k]
+        body = float(np.percentile(_ring(diff, boxes[k], r[k]), 25))
+        m = _REACH * max(bw, bh)
+        x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)
+        _, parts = cv2.connectedComponents((diff[y0:y1, x0:x1] > 0.5 * body).view(np.uint8),
+                                           connectivity=4)
+        px, py = contours[ids[k]][0, 0]
+        die = parts[py - y0, px - x0]
+        # (A die cut by the frame's edge is cut by it: only the window's other sides count.)
+        edges = [parts[0] if y0 > 0 else None, parts[-1] if y1 < h else None,
+                 parts[:, 0] if x0 > 0 else None, parts[:, -1] if x1 < w else None]
+        if any(die in edge for edge in edges if edge is not None):
+            continue
+        fuller = mask.copy() if fuller is None else fuller
+        fuller[y0:y1, x0:x1][parts == die] = 255
+    return fuller
 
 
 _Kept = tuple[tuple[int, int, int, int], int, int, float]  # box, dice, label, their side (work pixels)
@@ -301,6 +385,12 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
     none = Blobs(np.zeros(mask.shape, np.uint8), [], [], scale, 0.0, [])
     min_area = (min_side * scale) ** 2
     contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
+    # (Marks ringed by their dice's bodies are looked at before anything is grown: grown,
+    # they reach the dice's outlines.)
+    bodies = _bodies(mask, diff, level, contours, shapes) if level > FAINTEST else None
+    if bodies is not None:
+        mask = bodies
+        contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
     typical = _typical_area(list(shapes.values()))
     if typical is not None and typical < MIN_DIE ** 2:
         # Blobs too small to be dice that can be read are pips: their dice, close to the
@@ -319,10 +409,9 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
     side = float(np.sqrt(typical))
     kept: list[_Kept] = []
     little: list[_Kept] = []
-    for i, (area, solidity, aspect, _, inside) in shapes.items():
+    for i, (area, solidity, aspect, _, inside, (x, y, bw, bh)) in shapes.items():
         if area < FAR * typical or area > 16 * typical:
             continue
-        x, y, bw, bh = cv2.boundingRect(contours[i])
         if max(bw, bh) > 6 * side and area < 2.5 * typical:
             continue  # long and thin: a cable or an edge, not dice
         if area < 0.35 * typical:
