@@ -200,6 +200,16 @@ def test_dark_dice_amid_a_crowd_on_dark_felt_are_read(die: int, face: str) -> No
     assert _faces_read_on(None, scene, die) == [face]
 
 
+@pytest.mark.parametrize(("seed", "die"), [(4014, 16), (4019, 8)])
+def test_a_1_in_front_of_another_die_is_read(seed: int, die: int) -> None:
+    """A white 1 on wood and a yellow 1 in a pile on cloth, 32 dice a frame, each just
+    below another die's top face and flatter, were taken for that die's front face; below
+    each lies its own front face (a 2), and a front face shows none of its die below it."""
+    scene = render_scene(seed, count=32)
+    assert scene.dice[die].face == "1"
+    assert _faces_read_on(None, scene, die) == ["1"]
+
+
 @pytest.mark.parametrize(("die", "face"), [(19, "snake"), (28, "tree")])
 def test_yellow_dice_amid_a_crowd_are_read(rune_faces: TaughtFaces, die: int, face: str) -> None:
     """Yellow Runecast dice on felt, 32 a frame, in clusters that pulled the tray's colour

@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.pips import (FaceRead, _Face, _glare, _moments, _seamless, _side_face, _upright_roundness,
-                              find_pips)
+from vision.dice.pips import (FaceRead, _drop_side_faces, _Face, _glare, _moments, _seamless, _side_face,
+                              _upright_roundness, find_pips)
 
 
 def _ellipse(long: float, short: float, degrees: float) -> np.ndarray:
@@ -148,6 +148,21 @@ def test_a_flatter_face_beside_another_is_a_side_face_only_if_squashed_across(
     rounder = _read(2, (167.0, 56.0), 0.91, 2.1)
     flatter = _read(2, (167.0 + dx, 62.0), 0.70, 1.8, degrees=degrees)
     assert _side_face(rounder, flatter, 2, 46.0) is (flatter if dropped else None)
+
+
+@pytest.mark.parametrize("fronted", [True, False])
+def test_a_face_with_its_own_front_face_below_is_no_side_face(fronted: bool) -> None:
+    """Two white dice one behind the other, both showing 1s (a 32-dice frame, seed 4014):
+    the near die's 1 lies below the far die's, flatter, close enough to be its front face.
+    But below it lies its own front face, a 2 flatter still: a front face shows no face of
+    its die below it, so the near 1 is a top face, whichever pair is weighed first. Without
+    that 2 the lower 1 is taken for the far die's front face, as before."""
+    far = _read(1, (100.0, 60.0), 0.83, 2.7)
+    near = _read(1, (96.0, 88.0), 0.70, 2.4)
+    front = _read(2, (92.0, 116.0), 0.59, 1.8)
+    faces = [far, near, front] if fronted else [far, near]
+    kept = _drop_side_faces(faces, 3)
+    assert kept == ([far, near] if fronted else [far])
 
 
 def test_a_faint_seam_between_pips_counts_against_their_face() -> None:

@@ -1080,13 +1080,28 @@ def _drop_side_faces(faces: list[_Face], count: int, *,
     pairs = sorted((_apart(a, b), i, j) for i, a in enumerate(faces) for j, b in enumerate(faces)
                    if i < j and (a.blob != b.blob or not across)
                    and math.dist(a.read.centre, b.read.centre) <= 1.3 * max(sizes[i], sizes[j]))
+    verdicts = [(i, j, _side_face(faces[i], faces[j], count, max(sizes[i], sizes[j])))
+                for _, i, j in pairs]
+    # A face with a side face of its own below it (its die's front face: flatter, of more
+    # pips than a stray mark, of the faces it is a side face of the nearest, and 0.6 of a
+    # face away or more, not the same face read twice) is a top face: a front face shows
+    # no face of its die below it. So it is no side face of another face as far away (a
+    # die behind it, seen over it, or beside it), whichever pair is weighed first.
+    claims: dict[int, tuple[float, int]] = {}
+    for (gap, _, _), (i, j, face) in zip(pairs, verdicts):
+        for k, other in ((i, j), (j, i)):
+            front = faces[other]
+            if (face is front and front.read.centre[1] > faces[k].read.centre[1]
+                    and front.flat < faces[k].flat and len(front.pips) > 1 and gap >= 0.6):
+                claims[other] = min(claims.get(other, (gap, k)), (gap, k))
+    fronted = {k for _, k in claims.values()}
     dropped: set[int] = set()
-    for _, i, j in pairs:
-        if i in dropped or j in dropped:
+    for (gap, _, _), (i, j, face) in zip(pairs, verdicts):
+        if face is None or i in dropped or j in dropped:
             continue
-        face = _side_face(faces[i], faces[j], count, max(sizes[i], sizes[j]))
-        if face is not None:
-            dropped.add(i if face is faces[i] else j)
+        k = i if face is faces[i] else j
+        if k not in fronted or gap < 0.6:
+            dropped.add(k)
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
