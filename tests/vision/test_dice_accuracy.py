@@ -220,6 +220,17 @@ def test_yellow_dice_amid_a_crowd_are_read(rune_faces: TaughtFaces, die: int, fa
     assert _faces_read_on(rune_faces, scene, die) == [face]
 
 
+@pytest.mark.parametrize(("seed", "die"), [(4016, 9), (4019, 1)])
+def test_a_tilted_die_beside_a_flat_one_is_read(rune_faces: TaughtFaces, seed: int, die: int) -> None:
+    """A tree die tilted against a snake die (32 a frame), its top face seen squashed to
+    0.66-0.74 where the snake's is 0.86-0.94: read sure at 1.0, it was dropped as the
+    snake's side face, which must be as little squashed within 0.15. A shape that reads
+    fully sure, with a top face's ink and one symbol's spread, is a top face."""
+    scene = render_scene(seed, count=32, kind="runes", style=RUNE_STYLE)
+    assert scene.dice[die].face == "tree"
+    assert _faces_read_on(rune_faces, scene, die) == ["tree"]
+
+
 @pytest.mark.parametrize(("seed", "die", "face"), [(5020, 4, "hammer"), (5020, 3, "tree"),
                                                    (5039, 10, "snake"), (5061, 0, "tree"),
                                                    (5099, 2, "tree")])

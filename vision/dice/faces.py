@@ -72,6 +72,10 @@ _FAINT = 0.4
 # speck pattern (a patterned cloth's weave, found as dice 9-13 px a side) matches some
 # face as well as a symbol would, so nothing is named there (the smallest die read is 30 px).
 _MIN_SIDE = 20.0
+# A symbol on a top face spreads under a fifth of its die's side (root mean square, 0.14-0.19
+# on the rendered Runecast dice); a shape spreading more than this share is strokes of two
+# faces run together.
+_ONE_SYMBOL = 0.25
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
 # Each cut-out pixel's x and y from the middle (2 × _T²).
 _GRID = (np.mgrid[0:_T, 0:_T][::-1] - (_T - 1) / 2).reshape(2, -1)
@@ -390,7 +394,7 @@ class TaughtFaces:
         is the top face, and a shape squashed to half is a side face whatever is near it.
         """
         threshold = self.threshold if threshold is None else threshold
-        by_blob: dict[int, list[tuple[float, float, float, FaceRead]]] = {}
+        by_blob: dict[int, list[tuple[float, float, float, float, FaceRead]]] = {}
         shapes = _shapes(view, both_when_unsure=True)
         scores, squashes = self._scores(shapes)
         # A match is its example seen through a map. A top face is seen nearly square on,
@@ -427,23 +431,31 @@ class TaughtFaces:
             name = self.names[face[k]] if confidence[k] >= threshold else "unknown"
             read = FaceRead(name, float(confidence[k]), shape.centre, 1, view.side)
             by_blob.setdefault(shape.blob, []).append((float(squash[k]), float(best[k]),
-                                                       shape.mass, read))
+                                                       shape.mass, shape.spread, read))
         out: list[tuple[int, FaceRead]] = []
         for blob, reads in by_blob.items():
-            reads = [r for r in reads if not _front_face(r[3].centre, [k.centre for *_, k in reads],
+            reads = [r for r in reads if not _front_face(r[4].centre, [k.centre for *_, k in reads],
                                                          view)]
             # Of shapes close together, the least squashed is the top face; another shape
             # nearly a die away is the top face of a die behind it (seen at a slant) only
             # if it reads surely, is as little squashed and has not much less ink (a side
             # face's symbol, foreshortened, has less), else it is a side face.
             kept: list[tuple[float, float, FaceRead]] = []
-            for squash, _, mass, read in sorted(reads, key=lambda r: (r[0] < 0.65, -r[1])):
+            for squash, _, mass, spread, read in sorted(reads, key=lambda r: (r[0] < 0.65, -r[1])):
+                # A die tilted against the others shows its top face squashed as well
+                # (0.66-0.79 where the flat die beside it is 0.82-0.96). Told from a side
+                # face: it reads fully sure (so is seen at least 0.65 square on), has the
+                # ink of a top face (a side face, foreshortened, has less: under 0.6, as
+                # when teaching) and spreads like one symbol, not strokes of two faces run
+                # together (a top face's symbol spreads under a fifth of the die).
+                tilted = read.confidence >= 1.0 and spread <= _ONE_SYMBOL * view.side
                 near = [(q, m, k) for q, m, k in kept if np.hypot(read.centre[0] - k.centre[0],
                                                                   read.centre[1] - k.centre[1])
                         <= 0.8 * view.side]
                 if all(np.hypot(read.centre[0] - k.centre[0], read.centre[1] - k.centre[1])
                        > 0.45 * view.side and read.face != "unknown" and k.face != "unknown"
-                       and squash > q - 0.15 and mass > 0.4 * m for q, m, k in near):
+                       and (squash > q - 0.15 or tilted and mass > 0.6 * m) and mass > 0.4 * m
+                       for q, m, k in near):
                     kept.append((squash, mass, read))
             # Nor is a face, however far from the others, a shape with well under the ink of
             # the blob's most inked (a speck of a seam between touching dice).
