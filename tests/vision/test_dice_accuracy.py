@@ -176,6 +176,15 @@ def test_a_light_mark_fainter_than_a_pip_is_no_pip_of_its_face(seed: int, die: i
     assert _faces_read_on(None, scene, die) == [face]
 
 
+@pytest.mark.parametrize(("seed", "die", "face"), [(2072, 2, "3"), (2072, 6, "6")])
+def test_a_pip_with_glare_all_round_it_is_read_with_its_face(seed: int, die: int, face: str) -> None:
+    """Red dice on felt at 640×480 with glare all round a pip: measured with it, that pip
+    was larger than its face's others and was left out (a 3 read as a 1, a 6 as a 3)."""
+    scene = render_scene(seed, width=640, height=480)
+    assert scene.dice[die].face == face
+    assert _faces_read_on(None, scene, die) == [face]
+
+
 @pytest.mark.parametrize(("seed", "die", "face"), [(4001, 20, "1"), (4001, 24, "2"), (4012, 4, "2")])
 def test_touching_dice_in_a_crowded_frame_are_read(seed: int, die: int, face: str) -> None:
     """Frames of 32 dice. Purple dice on paper, a 1 touching a 2 below it: the 1's pip

@@ -87,6 +87,20 @@ def test_glare_beside_a_light_pip_is_no_part_of_it() -> None:
     assert _mark(1.5, [(-2.0, -1.5, 1.5)]) == 0.0  # paint of a few pixels: a pixel moves it
 
 
+def test_glare_all_round_a_light_pip_leaves_it_like_its_face() -> None:
+    """Glare lying all round a light pip (0.68 as strong as the pip) joins its core on
+    every side: the core measures larger, and the pip was unlike its face's others (a red
+    3 read as a 1). Its paint is still like theirs."""
+    gray = np.full((60, 120), 60, np.uint8)
+    cv2.circle(gray, (80, 30), 8, 175, -1)  # glare
+    cv2.circle(gray, (30, 30), 5, 230, -1)
+    cv2.circle(gray, (80, 30), 5, 230, -1)  # a pip under it
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.0)
+    pips = find_pips(gray, np.ones(gray.shape, np.uint8), [(0, 0, 120, 60)], 46.0, dark=False)
+    assert len(pips) == 2 and pips.a.max() > 1.3 * pips.a.min()  # the glared core is larger
+    assert pips.alike[0, 1] and pips.alike[1, 0]
+
+
 def _read(pips: int, centre: tuple[float, float], flat: float, short: float, *,
           degrees: float = 0.0, confidence: float = 1.0) -> _Face:
     """A face of ``pips`` pips read at ``centre``, its pips of roundness ``flat`` and short

@@ -5,7 +5,8 @@ pips on a dark die, a top-hat) transform keeps details narrower than a die, so u
 light and shaded side faces do not matter. Both kinds are looked for in every die, so
 white and black dice can share a frame. Each blob is described by the ellipse of its
 second moments, measured on its core (above 0.6 of its peak) so that blur and glare around
-it do not change its shape.
+it do not change its shape; a light pip's paint (above 0.75) too, since glare all round a
+light pip joins its core.
 
 Pips are grouped into faces: two pips are on one face when the face between them is
 plain, with no seam (touching dice: their rounded edges make a dip) and no step (a side
@@ -75,6 +76,8 @@ class Pips:
     a: Floats
     b: Floats
     cov: Floats  # n×2×2
+    paint: Floats  # n×2×2: the second moments of a light pip's paint (above 0.75 of its
+    # peak; a dark pip's core): glare all round a pip widens its core, not its paint
     contrast: Floats
     fill: Floats  # its core's area over its ellipse's: 0.97 or so for a disc, less for strokes
     outline: Floats  # farthest pixel, in its ellipse's own units: 1 or so for a disc
@@ -100,7 +103,14 @@ class Pips:
     @cached_property
     def alike(self) -> Bools:
         """Which pips have one another's size and shape (n×n bool), worked out once: the
-        faces of a cluster of dice are read by asking it again and again."""
+        faces of a cluster of dice are read by asking it again and again. (See
+        :func:`_alike_pips`.)"""
+        return _alike_pips(self, np.arange(len(self))[:, None], np.arange(len(self))[None])
+
+    @cached_property
+    def alike_cores(self) -> Bools:
+        """As :attr:`alike`, by the pips' cores alone: a glare spot's brightest part, next
+        to a light pip, may have the pip's paint's size."""
         return _alike_pairs(self.cov[:, None], self.cov[None])
 
 
@@ -184,6 +194,18 @@ def _alike_pairs(cov_a: Floats, cov_b: Floats) -> Bools:
     root = np.sqrt(np.maximum(half * half - (b11 * b22 - b12 * b12) / det_a, 0))
     alike: Bools = (half - root > np.exp(-0.55)) & (half + root < np.exp(0.55))
     return alike
+
+
+def _alike_pips(pips: Pips, i: Ints, j: Ints) -> Bools:
+    """Whether pips ``i`` and ``j`` (index arrays that broadcast) are alike
+    (:func:`_alike_pairs`) by their cores or by their paint. Glare lying all round a light
+    pip joins its core on every side: the core measures larger, not flatter or off centre
+    (so :func:`_glare` keeps it), and the pip is unlike its face's others (a red 3 read as
+    a 1); its paint is not."""
+    out: Bools = _alike_pairs(pips.cov[i], pips.cov[j])
+    if not pips.dark:
+        out |= _alike_pairs(pips.paint[i], pips.paint[j])
+    return out
 
 
 _Moments = tuple[Floats, Floats, Floats, Floats, Floats, Floats]  # area, cx, cy, mu20, mu02, mu11
@@ -373,12 +395,17 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     # the marks kept: most pixels are of specks and of marks too large.)
     det = np.maximum(mu20 * mu02 - mu11 * mu11, 1e-12)
     mine = keep[lab]
-    kept, dx, dy = lab[mine], xs_f[mine], ys_f[mine]
-    dx, dy = dx - cx[kept], dy - cy[kept]
+    kept, px, py, pr = lab[mine], xs_f[mine], ys_f[mine], r[mine]
+    dx, dy = px - cx[kept], py - cy[kept]
     far, peak = np.zeros(n), np.zeros(n)
     np.maximum.at(far, kept, (dx * dx * mu02[kept] - 2 * dx * dy * mu11[kept] + dy * dy * mu20[kept]) / det[kept])
-    np.maximum.at(peak, kept, r[mine])
+    np.maximum.at(peak, kept, pr)
     outline = np.sqrt(far) / 2
+    # A light pip's paint (above 0.75 of its peak) too: glare all round it widens its core.
+    painted = (mu20, mu02, mu11)
+    if not dark:
+        bright = pr >= 0.75 * peak[kept]
+        painted = _moments(px[bright], py[bright], kept[bright], n)[3:]
     # The pips' pixels, and their blurred rims below the threshold.
     inside = np.zeros(binary.shape, np.uint8)
     blob_kept = np.zeros(int(old.max(initial=0)) + 1, bool)
@@ -387,10 +414,14 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     np.put(inside, flat[on], 1)
     rim = max(1, int(round(0.04 * side)))
     grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
-    cov = np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
-    return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], cov, peak[ids], fill[ids],
-                outline[ids],
-                at[ids].astype(np.intp), die[ids], grown > 0, response, dark)
+    return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], _covs(mu20, mu02, mu11, ids),
+                _covs(*painted, ids), peak[ids], fill[ids], outline[ids], at[ids].astype(np.intp),
+                die[ids], grown > 0, response, dark)
+
+
+def _covs(mu20: Floats, mu02: Floats, mu11: Floats, ids: Ints) -> Floats:
+    """The second moments of the marks ``ids`` as 2×2 matrices (n×2×2)."""
+    return np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
 
 
 def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
@@ -425,7 +456,7 @@ def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
             & (np.minimum(c[i], c[j]) >= strong * np.maximum(c[i], c[j])))
     i, j, d = i[near], j[near], d[near]
     # The pips of one face are alike: one size, squashed the same way.
-    alike = _alike_pairs(pips.cov[i], pips.cov[j])
+    alike = _alike_pips(pips, i, j)
     i, j, d = i[alike], j[alike], d[alike]
     seams = np.full((len(pips), len(pips)), np.nan)
     if i.size == 0:
@@ -716,7 +747,7 @@ def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
     m, k = np.nonzero(share > 0.5)
     if m.size:
         d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)  # marks × pips
-        pip_there = ((d <= 1.5 * pips.a) & pips.alike[idx[m]].any(1)).any(1)
+        pip_there = ((d <= 1.5 * pips.a) & pips.alike_cores[idx[m]].any(1)).any(1)
         check[m, k] = _unit((np.where(pip_there, 0.8, 1.0) - share[m, k]) / 0.25)
     worst: Floats = check.min(1)
     return worst
