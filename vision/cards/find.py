@@ -215,7 +215,7 @@ def _wider(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.
     (within 20 degrees) are counted by their distance along the other: a straight line
     parallel to a side is a peak, however a finger breaks it into pieces. The strongest
     few beyond each side are combined, and each side of the best two combinations is
-    then found again among the edge pixels near it, turned up to 5 degrees (a piece of a
+    then found again among the edge pixels near it, turned up to 10 degrees (a piece of a
     card is not quite parallel to its sides under perspective, nor a finger-cut outline).
     """
     along = quad[1] - quad[0] + quad[2] - quad[3]
@@ -333,13 +333,15 @@ def _through(a: np.ndarray, b: np.ndarray) -> Line:
     return float(a[0]), float(a[1]), float(b[0] - a[0]), float(b[1] - a[1])
 
 
-TURNS = np.radians(np.arange(-5.0, 5.01, 1.0))
-"""Turns tried for a side found from straight lines (perspective, a finger-cut outline)."""
+TURNS = np.radians(np.arange(-10.0, 10.01, 1.0))
+"""Turns tried for a side found from straight lines: the box round a piece is square to
+the piece's long sides, but under perspective a card's short side may be 9 degrees off
+square, and a piece's short side may be a finger's edge."""
 
 
 def _side_line(start: np.ndarray, end: np.ndarray, points: np.ndarray, reach: int = 10) -> Line:
     """The straight line through most of ``points`` (edge pixels) near the side from
-    ``start`` to ``end``: within ``reach`` pixels of it, turned at most 5 degrees about
+    ``start`` to ``end``: within ``reach`` pixels of it, turned at most 10 degrees about
     its middle."""
     length = float(np.hypot(*(end - start)))
     direction = (end - start) / length
