@@ -240,6 +240,17 @@ def test_a_tilted_die_beside_a_flat_one_is_read(rune_faces: TaughtFaces, seed: i
     assert _faces_read_on(rune_faces, scene, die) == ["tree"]
 
 
+@pytest.mark.parametrize("die", [6, 25])
+def test_a_tree_run_into_a_seam_beside_it_is_read(rune_faces: TaughtFaces, die: int) -> None:
+    """A tree in a cluster (32 a frame) whose branches lie a pixel or two from the dark
+    seam between touching dice: joined across such gaps, tree and seam were one shape
+    spreading a third of the die, like no face (hammer 0.49-0.5), and the die was missed.
+    Such a shape is joined again across narrower gaps, and the tree reads on its own."""
+    scene = render_scene(4014, count=32, kind="runes", style=RUNE_STYLE)
+    assert scene.dice[die].face == "tree"
+    assert _faces_read_on(rune_faces, scene, die) == ["tree"]
+
+
 @pytest.mark.parametrize(("seed", "die", "face"), [(5020, 4, "hammer"), (5020, 3, "tree"),
                                                    (5039, 10, "snake"), (5061, 0, "tree"),
                                                    (5099, 2, "tree")])

@@ -196,21 +196,35 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         points = cv2.findNonZero(marks)
         points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
         xs, ys = points[:, 0], points[:, 1]
-        lab = joined[ys, xs]
         wt = response[ys, xs].astype(float)
-        mass = np.bincount(lab, wt, n)
+        lab = joined[ys, xs]
+        cx, cy, cxx, cyy, cxy = _moments(lab, n, xs, ys, wt)
+        # A shape spreading over one symbol (_ONE_SYMBOL) on a blob of touching dice is a
+        # top face's strokes run into what lies a pixel or two off them, a neighbour's side
+        # face or the dark seam between two dice (a tree's branch beside it), and matches
+        # no face: such a shape is joined again across narrower gaps, so that the symbol is
+        # read apart. (On a lone die there is no seam, nor on a blob filling the frame, the
+        # whole tray: frames of noise, found as one die or two 400-740 px a side, had their
+        # blotches split into pieces read as faces.)
+        touching = [c > 1 and (bw, bh) != (w, h)
+                    for c, (_, _, bw, bh) in zip(view.counts, view.boxes)]
+        at_blob = view.body[np.clip(np.round(cy), 0, h - 1).astype(int),
+                            np.clip(np.round(cx), 0, w - 1).astype(int)]
+        over = (cxx + cyy > (_ONE_SYMBOL * side) ** 2) & np.array([False, *touching])[at_blob]
+        over[0] = False
+        if over.any():
+            moved = np.flatnonzero(over[lab])
+            at = (xs[moved], ys[moved])
+            n = _split(marks, joined, n, over, grow, at)
+            lab[moved] = joined[at[1], at[0]]
+            # (The shapes split have no ink left: too little to be kept, below.)
+            cx, cy, cxx, cyy, cxy = (np.concatenate([old, new[len(old):]]) for old, new in zip(
+                (cx, cy, cxx, cyy, cxy), _moments(lab[moved], n, *at, wt[moved])))
         # Its ink as weighed against other shapes' (a side face's symbol, foreshortened,
         # has less than the top face's) is only its marks, not what they reach into: a
         # side face's thin strokes gain more, in share, from their flanks than a top face's.
         solid = np.bincount(lab, wt * core[ys, xs], n)
         count = np.bincount(lab, minlength=n)
-        safe = np.maximum(mass, 1e-6)
-        cx = np.bincount(lab, wt * xs, n) / safe
-        cy = np.bincount(lab, wt * ys, n) / safe
-        dx, dy = xs - cx[lab], ys - cy[lab]
-        cxx = np.bincount(lab, wt * dx * dx, n) / safe
-        cyy = np.bincount(lab, wt * dy * dy, n) / safe
-        cxy = np.bincount(lab, wt * dx * dy, n) / safe
         spread = np.sqrt(np.maximum(cxx + cyy, 0.0))
         ok = ((count >= 0.01 * side * side) & (spread >= max(0.05 * side, _MIN_SPREAD))
               & (spread <= 0.45 * side))
@@ -243,6 +257,35 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
                           float(solid[k]), patch, steps, look)
                    for k, blob, patch, steps, look in zip(ids, blobs, patches, all_steps, looks))
     return out
+
+
+def _moments(lab: np.ndarray, n: int, xs: np.ndarray, ys: np.ndarray, wt: np.ndarray
+             ) -> tuple[np.ndarray, ...]:
+    """Each of ``n`` shapes' ink (points ``xs``, ``ys`` of weights ``wt``, labelled ``lab``):
+    its centre's x and y, and its covariance's xx, yy and xy."""
+    safe = np.maximum(np.bincount(lab, wt, n), 1e-6)
+    cx = np.bincount(lab, wt * xs, n) / safe
+    cy = np.bincount(lab, wt * ys, n) / safe
+    dx, dy = xs - cx[lab], ys - cy[lab]
+    return (cx, cy, np.bincount(lab, wt * dx * dx, n) / safe,
+            np.bincount(lab, wt * dy * dy, n) / safe, np.bincount(lab, wt * dx * dy, n) / safe)
+
+
+def _split(marks: np.ndarray, joined: np.ndarray, n: int, over: np.ndarray, grow: int,
+           at: tuple[np.ndarray, np.ndarray]) -> int:
+    """The shapes ``joined`` (``n`` labels, changed in place) with those marked ``over``
+    joined again across gaps a pixel narrower than ``grow``; ``at`` is their marks' x and y.
+    Returns the number of labels after. (Only the box around those shapes is looked at: a
+    whole frame's labels looked up cost more than the rest of the split.)"""
+    (x0, y0), (x1, y1) = np.min(at, 1) - grow, np.max(at, 1) + grow + 1
+    x0, y0 = max(int(x0), 0), max(int(y0), 0)
+    box = joined[y0:y1, x0:x1]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow - 1, 2 * grow - 1))
+    m, pieces = cv2.connectedComponents(cv2.dilate(marks[y0:y1, x0:x1], kernel), connectivity=8)
+    # Joined across narrower gaps, each piece lies within one shape: its label is its own.
+    split = over[box]
+    box[split] = np.where(pieces[split] > 0, n + pieces[split], 0)
+    return n + m
 
 
 def _front_face(centre: tuple[float, float], others: list[tuple[float, float]],
