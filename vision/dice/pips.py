@@ -225,6 +225,7 @@ def _moments(xs: Floats, ys: Floats, lab: Ints, n: int) -> _Moments:
 
 
 _ALONG = np.array([-0.5, -0.25, 0.0, 0.25, 0.5])  # where a long mark is sampled, in long axes
+_PAINT = 0.75  # of its peak: a light pip's paint, brighter than glare beside it (_glare, find_pips)
 
 
 def _cut_at_dip(response: Image, area: Floats, cx: Floats, cy: Floats, mu20: Floats,
@@ -323,7 +324,7 @@ def _glare(moments: _Moments, xs: Floats, ys: Floats, lab: Ints, r: Floats,
     mark, response = lab[at], r[at]
     peak = np.zeros(len(area))
     np.maximum.at(peak, mark, response)
-    high = response >= 0.75 * peak[mark]
+    high = response >= _PAINT * peak[mark]
     paint = at[high]
     p_area, p_cx, p_cy, p20, p02, p11 = _moments(xs[paint], ys[paint], mark[high], len(area))
     p_low, p_top = _eig2(p20, p11, p02)
@@ -404,7 +405,7 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     # A light pip's paint (above 0.75 of its peak) too: glare all round it widens its core.
     painted = (mu20, mu02, mu11)
     if not dark:
-        bright = pr >= 0.75 * peak[kept]
+        bright = pr >= _PAINT * peak[kept]
         painted = _moments(px[bright], py[bright], kept[bright], n)[3:]
     # The pips' pixels, and their blurred rims below the threshold.
     inside = np.zeros(binary.shape, np.uint8)
@@ -1102,6 +1103,9 @@ def _face_size(face: _Face) -> float:
     return math.sqrt(high) / 0.26
 
 
+_OWN_FRONT = 0.6  # of a face: the least gap of a face's own front face (_drop_side_faces)
+
+
 def _drop_side_faces(faces: list[_Face], count: int, *,
                      across: bool = False) -> list[_Face]:
     """The top faces among the faces read in a blob of about ``count`` dice; ``across``:
@@ -1123,7 +1127,7 @@ def _drop_side_faces(faces: list[_Face], count: int, *,
         for k, other in ((i, j), (j, i)):
             front = faces[other]
             if (face is front and front.read.centre[1] > faces[k].read.centre[1]
-                    and front.flat < faces[k].flat and len(front.pips) > 1 and gap >= 0.6):
+                    and front.flat < faces[k].flat and len(front.pips) > 1 and gap >= _OWN_FRONT):
                 claims[other] = min(claims.get(other, (gap, k)), (gap, k))
     fronted = {k for _, k in claims.values()}
     dropped: set[int] = set()
@@ -1131,7 +1135,7 @@ def _drop_side_faces(faces: list[_Face], count: int, *,
         if face is None or i in dropped or j in dropped:
             continue
         k = i if face is faces[i] else j
-        if k not in fronted or gap < 0.6:
+        if k not in fronted or gap < _OWN_FRONT:
             dropped.add(k)
     return [f for k, f in enumerate(faces) if k not in dropped]
 
