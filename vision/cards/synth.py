@@ -23,6 +23,7 @@ ground truth (``truth.json``).
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import math
@@ -43,6 +44,7 @@ __all__ = [
     "Photo",
     "background",
     "deck_specs",
+    "indistinct",
     "look_alikes",
     "photograph",
     "render",
@@ -175,22 +177,57 @@ def undecidable(spec: CardSpec, hidden: np.ndarray, others: Sequence[CardSpec]) 
     """The cards of ``others`` that differ from ``spec`` only where ``hidden`` (a mask of
     the card's picture, :attr:`Photo.hidden`): seen so, ``spec`` may be any of them.
 
-    Two pictures differ where their grey levels do by more than a rune stroke's edge
-    would after blur; what differs must be hidden for at least ``UNDECIDABLE`` of it.
+    What differs (:func:`_differs`) must be hidden for at least ``UNDECIDABLE`` of it.
     """
     if not hidden.any():
         return []
-    mine = cv2.cvtColor(render(spec), cv2.COLOR_BGR2GRAY).astype(np.int16)
     out = []
     for other in others:
         if other.name == spec.name:
             continue
-        theirs = cv2.cvtColor(render(other), cv2.COLOR_BGR2GRAY).astype(np.int16)
-        differs = np.abs(mine - theirs) > 60
-        total = int(differs.sum())
-        if total and int((differs & hidden).sum()) >= UNDECIDABLE * total:
+        differs = _differs(spec, other)
+        total = np.count_nonzero(differs)
+        if total and np.count_nonzero(differs & hidden) >= UNDECIDABLE * total:
             out.append(other)
     return out
+
+
+SAME_AREA = 12
+"""Card pixels (of ``CARD_SIZE``) in which two faces may differ where they show and still
+look the same in a photo: 2 x 2 frame pixels of the nearest card the generator lays
+(290 px tall, 3 card pixels to a frame pixel), which the photo's blur (up to 1.4 px)
+and JPEG leave a smudge, not a mark to tell from noise or a finger's shadow. Distinct
+cards differ on 1101 pixels at least (one rune the other way); a rune's end of 24-48
+pixels by a finger shows plainly in a frame, so the square of a stroke's width (49)
+would class visible ink as hidden."""
+
+
+def indistinct(spec: CardSpec, hidden: np.ndarray, others: Sequence[CardSpec]) -> list[CardSpec]:
+    """The cards of ``others`` whose faces are ``spec``'s wherever ``hidden`` (a mask of
+    the card's picture, :attr:`Photo.hidden`) leaves it to be seen, but for at most
+    ``SAME_AREA`` pixels: from what shows, no one could tell ``spec`` from them.
+
+    Unlike :func:`undecidable`, which asks whether most of the difference is hidden, this
+    asks whether any of it shows: the ground truth of whether a card can be named at all.
+    """
+    seen = ~hidden
+    return [other for other in others
+            if other.name != spec.name and np.count_nonzero(_differs(spec, other) & seen) <= SAME_AREA]
+
+
+def _differs(spec: CardSpec, other: CardSpec) -> NDArray[np.bool_]:
+    """Where the two cards' faces differ: their grey levels by more than a rune stroke's
+    edge would after blur (a camera's noise and JPEG stay far below it)."""
+    return cv2.absdiff(_grey(spec), _grey(other)) > 60
+
+
+@functools.lru_cache(maxsize=512)
+def _grey(spec: CardSpec) -> np.ndarray:
+    """``spec``'s face in grey (uint8), rendered once: a frame's cards are compared with
+    a whole deck's, again and again."""
+    grey = cv2.cvtColor(render(spec), cv2.COLOR_BGR2GRAY)
+    grey.flags.writeable = False
+    return grey
 
 
 # -- rendering -----------------------------------------------------------------------------
