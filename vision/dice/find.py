@@ -280,12 +280,14 @@ def _rings(boxes: NDArray[np.int_], shape: tuple[int, int]) -> tuple[NDArray[np.
     return r, np.nonzero(clear)[0]
 
 
-def _ringed(diff: NDArray[np.float32], floor: float, boxes: NDArray[np.int_]) -> NDArray[np.intp]:
+def _ringed(diff: NDArray[np.float32], floor: float,
+            boxes: NDArray[np.int_]) -> dict[int, NDArray[np.float32]]:
     """Which blobs (by their bounding ``boxes``, n×4) are ringed, a few pixels out from
     their box, by pixels that stand out above ``floor``: first at twelve points of each
     ring for all blobs at once (a quarter, half and three quarters along each side; not
     the corners, where a mark's box turned with its die nears the die's edge), then, where
-    those all but one stand out, on the whole ring (``_RINGED`` of it)."""
+    those all but one stand out, on the whole ring (``_RINGED`` of it). Each ringed blob's
+    index is given with its ring's pixels, which tell how far its die stands out."""
     r, ids = _rings(boxes, (diff.shape[0], diff.shape[1]))
     x, y, bw, bh = boxes[ids].T
     x0, y0, x1, y1, r = x - r[ids], y - r[ids], x + bw + r[ids] - 1, y + bh + r[ids] - 1, r[ids]
@@ -294,9 +296,9 @@ def _ringed(diff: NDArray[np.float32], floor: float, boxes: NDArray[np.int_]) ->
     along_y = np.round(y0[:, None] + t * (y1 - y0)[:, None]).astype(int)
     xs = np.hstack([along_x, along_x, np.repeat(x0[:, None], 3, 1), np.repeat(x1[:, None], 3, 1)])
     ys = np.hstack([np.repeat(y0[:, None], 3, 1), np.repeat(y1[:, None], 3, 1), along_y, along_y])
-    out = [ids[k] for k in np.nonzero((diff[ys, xs] > floor).sum(1) >= 11)[0]
-           if (_ring(diff, boxes[ids[k]], r[k]) > floor).mean() >= _RINGED]
-    return np.array(out, np.intp)
+    rings = {int(ids[k]): _ring(diff, boxes[ids[k]], r[k])
+             for k in np.nonzero((diff[ys, xs] > floor).sum(1) >= 11)[0]}
+    return {k: ring for k, ring in rings.items() if (ring > floor).mean() >= _RINGED}
 
 
 def _ring(diff: NDArray[np.float32], box: NDArray[np.int_], r: int) -> NDArray[np.float32]:
@@ -328,11 +330,10 @@ def _bodies(mask: Image, diff: NDArray[np.float32], level: float, contours: list
     h, w = diff.shape
     ids = list(shapes)
     boxes = np.array([shapes[i].box for i in ids])
-    r, _ = _rings(boxes, (h, w))
     fuller = None
-    for k in _ringed(diff, _BODY * level, boxes):
+    for k, ring in _ringed(diff, _BODY * level, boxes).items():
         x, y, bw, bh = boxes[k]
-        body = float(np.percentile(_ring(diff, boxes[k], r[k]), 25))
+        body = float(np.percentile(ring, 25))
         m = _REACH * max(bw, bh)
         x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)
         _, parts = cv2.connectedComponents((diff[y0:y1, x0:x1] > 0.5 * body).view(np.uint8),
