@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from .compare import CLEAR, Likeness, align, compare, shadow_weight
-from .face import CELL, MARGIN, SIZE, Face, signature
+from .face import CELL, MARGIN, SIZE, Face, balanced_grey, even_light, signature
 from .find import find_cards, rectify
 
 __all__ = ["Deck", "DeckError", "IMAGE_SUFFIXES", "MARGIN", "Match", "SIZE", "example_card",
@@ -362,7 +362,7 @@ class Deck:
         show the same card (they fit each other) are warned of; for the others, where
         they differ is kept (see :meth:`_hidden_slot`)."""
         # For each example: its look-alikes, their detail lined up on it, and the difference.
-        alikes: list[list[tuple[int, np.ndarray, np.ndarray]]] = [[] for _ in self._faces]
+        alikes: list[list[tuple[int, np.ndarray, np.ndarray, _Source]]] = [[] for _ in self._faces]
         for i, face in enumerate(self._faces):
             owner = int(self._owner[i])
             ways = (face, face.turned())
@@ -383,12 +383,13 @@ class Deck:
                 turned = likenesses[1].fit < likenesses[0].fit
                 alike = likenesses[turned]
                 if alike.fit < SAME_LAYOUT:
-                    alikes[example].append((owner, _lined_up(ways[turned], alike.warp), alike.difference))
+                    alikes[example].append((owner, _lined_up(ways[turned].detail, alike.warp), alike.difference,
+                                            _Source(i, turned, alike.warp)))
         for example, twins in enumerate(alikes):
             mine = self._faces[example].detail
-            for owner, theirs, difference in twins:
-                others = [d for o, d, _ in twins if o != owner]
-                self._twins[example].append(_Slots.of(owner, theirs, mine, difference, others))
+            for owner, theirs, difference, source in twins:
+                others = [d for o, d, _, _ in twins if o != owner]
+                self._twins[example].append(_Slots.of(owner, theirs, mine, difference, others, source))
 
     def _hidden_slot(self, best: _Candidate, seen: Face) -> bool:
         """True when ``best``'s card was covered just where it differs from one of its
@@ -402,9 +403,14 @@ class Deck:
         # Beside what lies on the card are its rim and shadow, which may look more like
         # one print than the other: what shows there counts less, as for contradictions.
         weight = shadow_weight(covered)
-        lined_up = _lined_up(seen, best.likeness.warp)
+        lined_up = _lined_up(seen.detail, best.likeness.warp)
         twins = self._twins[best.example]
-        if not any(slots.hidden(lined_up, covered, weight=weight) for slots in twins):
+        # What shows is compared with the prints as taught, and where that tells too
+        # little, with both prints evened out round the same covering (:class:`_Prints`).
+        prints = _Prints(self._faces, best.example, covered)
+        if not any(slots.hidden(lined_up, covered, weight=weight)
+                   and slots.hidden(lined_up, covered, weight=weight, prints=prints.of(slots))
+                   for slots in twins):
             return False
         # A card with a print of its own (a picture no other card shows) is not one of a
         # family varied in slots alone: a card not in the deck would have a picture of
@@ -414,10 +420,25 @@ class Deck:
     def _told_apart(self, best: _Candidate, other: _Candidate, seen: Face) -> bool:
         """True when ``other``, a look-alike that fits too (what sets the two apart is
         faint, or partly covered), is told from ``best`` by what shows where they
-        differ: that is clearly more like ``best``'s print than ``other``'s."""
-        lined_up = _lined_up(seen, best.likeness.warp)
-        return any(slots.owner == other.name and not slots.hidden(lined_up, best.likeness.covering, every=True)
-                   for slots in self._twins[best.example])
+        differ: that is clearly more like ``best``'s print than ``other``'s (as taught, or
+        both evened out round what covers the card, as in :meth:`_hidden_slot`)."""
+        covered = best.likeness.covering
+        lined_up = _lined_up(seen.detail, best.likeness.warp)
+        prints = _Prints(self._faces, best.example, covered)
+        return any(slots.owner == other.name and not (
+            slots.hidden(lined_up, covered, every=True)
+            and slots.hidden(lined_up, covered, every=True, prints=prints.of(slots)))
+            for slots in self._twins[best.example])
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """Where a look-alike's detail in a :class:`_Slots` came from: its example (by
+    number), which way up, and the warp that lined it up on the example compared."""
+
+    example: int
+    turned: bool
+    warp: np.ndarray
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,10 +458,11 @@ class _Slots:
     own: np.ndarray
     """Which patches (by number) hold two prints of their cards' own, neither shown there
     by any other look-alike (two pictures; a rune card has none)."""
+    source: _Source
 
     @classmethod
     def of(cls, owner: int, theirs: np.ndarray, mine: np.ndarray, difference: np.ndarray,
-           others: Sequence[np.ndarray]) -> _Slots:
+           others: Sequence[np.ndarray], source: _Source) -> _Slots:
         """From the look-alike's detail lined up on the example's, the example's own, and
         their difference (:attr:`Likeness.difference`).
 
@@ -469,17 +491,20 @@ class _Slots:
                 own = decisive & ~like_theirs & ~like_mine
         where = np.flatnonzero(decisive[patches])
         return cls(owner, where, patches.ravel()[where], mine.ravel()[where], theirs.ravel()[where],
-                   np.flatnonzero(slot), np.flatnonzero(own))
+                   np.flatnonzero(slot), np.flatnonzero(own), source)
 
     def hidden(self, seen: np.ndarray, covered: np.ndarray | None, every: bool = False,
-               weight: np.ndarray | None = None) -> bool:
+               weight: np.ndarray | None = None, prints: tuple[np.ndarray, np.ndarray] | None = None
+               ) -> bool:
         """True when, for some slot (any patch if ``every``), what ``seen`` (lined up on
         the example) shows of it outside ``covered`` is not clearly more like the example
-        than the look-alike; each pixel's say times ``weight`` (example pixels) if given."""
+        than the look-alike; each pixel's say times ``weight`` (example pixels) if given.
+        ``prints`` are the example's detail and the look-alike's to compare with (as
+        taught, if None)."""
         patches = np.unique(self.patch) if every else self.slots
         if not len(patches):
             return False
-        return bool(np.any(self._told(seen, covered, patches, weight) < EVIDENT))
+        return bool(np.any(self._told(seen, covered, patches, weight, prints) < EVIDENT))
 
     def own_shown(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray) -> bool:
         """True when ``seen`` clearly shows, outside ``covered``, some print of the
@@ -487,24 +512,62 @@ class _Slots:
         return bool(len(self.own)) and bool(np.any(self._told(seen, covered, self.own, weight) >= EVIDENT))
 
     def _told(self, seen: np.ndarray, covered: np.ndarray | None, patches: np.ndarray,
-              weight: np.ndarray | None) -> np.ndarray:
+              weight: np.ndarray | None, prints: tuple[np.ndarray, np.ndarray] | None = None
+              ) -> np.ndarray:
         """How much more like the example than the look-alike ``seen`` shows each of
-        ``patches`` outside ``covered`` (summed squared detail)."""
+        ``patches`` outside ``covered`` (summed squared detail), against ``prints`` as
+        :meth:`hidden`."""
         shows = np.ones(len(self.where), bool) if covered is None else ~covered.ravel()[self.where]
         at = seen.ravel()[self.where]
+        mine, theirs = (self.mine, self.theirs) if prints is None else (
+            prints[0].ravel()[self.where], prints[1].ravel()[self.where])
         # Each pixel tells at most how far apart the two prints are there: a pixel far
         # from both (a finger's dark rim that the covering missed, a shadow) tells nothing.
-        apart = (self.mine - self.theirs) ** 2
-        evidence = np.minimum((at - self.theirs) ** 2, apart) - np.minimum((at - self.mine) ** 2, apart)
+        apart = (mine - theirs) ** 2
+        evidence = np.minimum((at - theirs) ** 2, apart) - np.minimum((at - mine) ** 2, apart)
         if weight is not None:
             evidence *= weight.ravel()[self.where]
         told: np.ndarray = np.bincount(self.patch[shows], evidence[shows], int(self.patch.max()) + 1)[patches]
         return told
 
 
-def _lined_up(face: Face, warp: np.ndarray) -> np.ndarray:
-    """``face``'s detail in the pixels of the example ``warp`` aligned it onto."""
-    return cv2.warpPerspective(face.detail, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+class _Prints:
+    """An example's detail and its look-alikes' as a seen card's would be with the same
+    things lying over them (``covered``, example pixels): each print's light evened out
+    round them from the rest of the card, as :meth:`Face.of` does for the card seen.
+
+    Beside a finger the seen card's detail differs from the taught print's, whose
+    neighbourhood is all card: a rune's end by the finger's edge, half its neighbourhood
+    gone, comes out other than in the print, and compared with the prints as taught it
+    told neither way. Evened out the same way, the example and a look-alike are what
+    the card seen would show if it were either. Made when first asked for (only when
+    the prints as taught leave a slot hidden).
+    """
+
+    def __init__(self, faces: Sequence[Face], example: int, covered: np.ndarray) -> None:
+        self._faces = faces
+        self._example = example
+        self._covered = covered
+        self._mine: np.ndarray | None = None
+
+    def of(self, slots: _Slots) -> tuple[np.ndarray, np.ndarray]:
+        """The example's detail and that of ``slots``' look-alike, lined up on it."""
+        if self._mine is None:
+            self._mine = self._evened(self._faces[self._example].colour)
+        source = slots.source
+        colour = self._faces[source.example].colour
+        if source.turned:
+            colour = cv2.rotate(colour, cv2.ROTATE_180)
+        return self._mine, self._evened(_lined_up(colour, source.warp))
+
+    def _evened(self, colour: np.ndarray) -> np.ndarray:
+        return even_light(balanced_grey(colour, self._covered), self._covered)
+
+
+def _lined_up(picture: np.ndarray, warp: np.ndarray) -> np.ndarray:
+    """A face's ``picture`` (its detail, its colour) in the pixels of the example
+    ``warp`` aligned it onto."""
+    return cv2.warpPerspective(picture, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
 
 

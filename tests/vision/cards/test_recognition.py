@@ -123,6 +123,34 @@ def test_a_look_alike_not_in_the_deck_is_unknown_under_a_finger(tmp_path: Path) 
         assert read_cards(photo.image, deck).names in ((None,), ()), spec.name
 
 
+def test_a_rune_card_whose_telling_rune_shows_partly_beside_a_finger_is_named(tmp_path: Path) -> None:
+    """The benchmark's seed 5 (half the cards unknown, fingers over 30%), frame 96: a
+    finger lies over most of the rune that tells RRF-FRR-FFR from FRF-FRR-FFR, and what
+    shows of it, beside the finger, is evened out round the finger. Compared with the
+    taught prints, evened out over the whole card, it told neither way (unknown);
+    compared with both prints evened out round the same finger, it is plainly the card's
+    own. FRF-FRR-FFR, not taught, in its place (the same frame: the same finger over
+    the same rune) is not named."""
+    seed = 5
+    specs = synth.deck_specs(60, seed)
+    unknown = synth.unknown_specs(20, specs, seed)
+    synth.write_deck(tmp_path, specs, seed)
+    deck = Deck.load(tmp_path)
+    card = next(s for s in specs if s.name == "RRF-FRR-FFR")
+    alike = next(s for s in synth.look_alikes(card) if s.name == "FRF-FRR-FFR")
+    assert alike not in specs
+    for shown, expected in ((card, card.name), (alike, None)):
+        # The frames choose cards by their place in the deck's list, so the look-alike in
+        # the card's place is laid, and fingered, as the card was.
+        laid = [shown if s == card else s for s in specs]
+        chosen, photo = next(itertools.islice(frames(seed, laid, unknown, unknown_share=0.5, cover=0.3), 96, None))
+        at = chosen.index(shown)
+        assert photo.hidden[at].any()
+        seen = [c.name for c in read_cards(photo.image, deck).cards
+                if _corner_error(c.corners, photo.corners[at]) < 15]
+        assert seen == [expected], shown.name
+
+
 def test_a_card_whose_outline_runs_along_a_finger_is_named_by_its_own_edge(tmp_path: Path) -> None:
     """A finger across a card's side: the outline chosen runs out along the finger's side,
     some 20 px beyond the card's edge, and is no card of the deck; another outline of
