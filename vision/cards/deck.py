@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from .compare import CLEAR, Likeness, align, compare, shadow_weight
-from .face import CELL, MARGIN, SIZE, Face, balanced_grey, even_light, signature
+from .face import CELL, MARGIN, SIZE, Face, print_of, signature
 from .find import find_cards, rectify
 
 __all__ = ["Deck", "DeckError", "IMAGE_SUFFIXES", "MARGIN", "Match", "SIZE", "example_card",
@@ -553,15 +553,12 @@ class _Prints:
     def of(self, slots: _Slots) -> tuple[np.ndarray, np.ndarray]:
         """The example's detail and that of ``slots``' look-alike, lined up on it."""
         if self._mine is None:
-            self._mine = self._evened(self._faces[self._example].colour)
+            self._mine = print_of(self._faces[self._example].colour, self._covered)
         source = slots.source
         colour = self._faces[source.example].colour
         if source.turned:
             colour = cv2.rotate(colour, cv2.ROTATE_180)
-        return self._mine, self._evened(_lined_up(colour, source.warp))
-
-    def _evened(self, colour: np.ndarray) -> np.ndarray:
-        return even_light(balanced_grey(colour, self._covered), self._covered)
+        return self._mine, print_of(_lined_up(colour, source.warp), self._covered)
 
 
 def _lined_up(picture: np.ndarray, warp: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["CELL", "Face", "MARGIN", "SIZE", "glare", "glare_spot", "signature"]
+__all__ = ["CELL", "Face", "MARGIN", "SIZE", "glare", "glare_spot", "print_of", "signature"]
 
 SIZE = (96, 136)
 """Width and height of a face, in pixels: a playing card's proportions (63 x 88 mm)."""
@@ -79,7 +79,7 @@ class Face:
         if card.shape[1::-1] != SIZE:
             card = cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA)
         grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
-        detail = even_light(balanced_grey(card, covered), covered)
+        detail = print_of(card, covered)
         coarse = cv2.resize(detail, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
         return cls(card, detail, coarse, glare(grey), glare_spot(card), signature(card))
 
@@ -88,6 +88,14 @@ class Face:
         return Face(cv2.rotate(self.colour, cv2.ROTATE_180), self.detail[::-1, ::-1].copy(),
                     self.coarse[::-1, ::-1].copy(), self.glare[::-1, ::-1].copy(),
                     self.spot[::-1, ::-1].copy(), self.signature[::-1].copy())
+
+
+def print_of(card: np.ndarray, covered: np.ndarray | None = None) -> np.ndarray:
+    """A BGR card picture of ``SIZE``'s print, as compared: its grey under white light
+    with the light evened out round ``covered`` (:func:`balanced_grey`,
+    :func:`even_light`). A taught print is made again so round a seen card's finger, to
+    be compared with what that card shows beside it."""
+    return even_light(balanced_grey(card, covered), covered)
 
 
 GREY_WEIGHTS = (0.114, 0.587, 0.299)
