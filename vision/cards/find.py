@@ -802,19 +802,23 @@ def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]
 
 
 def _parts(f: FoundCard, others: list[FoundCard]) -> tuple[FoundCard, ...]:
-    """The well-supported outlines well inside ``f`` (``others``, best first) that may be
-    cards of their own, one part per card: the outlines inside that overlap a part (its
-    edge, its border's inner line, its edge and a finger's side) are the part's
-    alternatives, whatever their size."""
+    """The well-supported outlines at least half inside ``f`` (``others``, best first)
+    that may be cards of their own, one part per card: the outlines that overlap a part
+    (its edge, its border's inner line, its edge and a finger's side) are the part's
+    alternatives, whatever their size and however little of them lies inside ``f``.
+
+    Half, as :func:`_distinct` drops an outline half inside one kept: a card sticking
+    out of the outline round it and the card beside it is then still named, as a part
+    (its own outline, outside by more than half, as the part's alternative)."""
     parts: list[FoundCard] = []
     outlines: list[list[FoundCard]] = []
     for g in others:
-        if g is f or g.support < 0.8 or g.area >= SAME * f.area or _inside(g.corners, f) <= 0.7:
+        if g is f or g.support < 0.8 or g.area >= SAME * f.area:
             continue
         same = [i for i, p in enumerate(parts) if _overlap(g, p) >= 0.5]
         if same:
             outlines[same[0]].append(g)
-        elif len(parts) < PARTS and g.area > ALTERNATIVE * f.area:
+        elif _inside(g.corners, f) >= 0.5 and len(parts) < PARTS and g.area > ALTERNATIVE * f.area:
             parts.append(g)
             outlines.append([g])
     return tuple(FoundCard(p.corners, p.support, p.edge_seen, alternatives=_alternatives(p, o))
