@@ -794,7 +794,7 @@ def _distinct(found: list[FoundCard], inner: list[FoundCard]) -> list[FoundCard]
     others = sorted(found + inner, key=lambda f: -f.area * f.support)
     kept: list[FoundCard] = []
     for f in found:
-        if all(_overlap(f, k) < 0.5 for k in kept):
+        if all(_overlap(f, k) < HALF for k in kept):
             alternatives = _alternatives(f, [g for g in found if _same_card(f, g)])
             kept.append(FoundCard(f.corners, f.support, f.edge_seen, _parts(f, others),
                                   alternatives=alternatives))
@@ -807,7 +807,7 @@ def _parts(f: FoundCard, others: list[FoundCard]) -> tuple[FoundCard, ...]:
     (its edge, its border's inner line, its edge and a finger's side) are the part's
     alternatives, whatever their size and however little of them lies inside ``f``.
 
-    Half, as :func:`_distinct` drops an outline half inside one kept: a card sticking
+    ``HALF``, as :func:`_distinct` drops an outline so far inside one kept: a card sticking
     out of the outline round it and the card beside it is then still named, as a part
     (its own outline, outside by more than half, as the part's alternative)."""
     parts: list[FoundCard] = []
@@ -818,7 +818,7 @@ def _parts(f: FoundCard, others: list[FoundCard]) -> tuple[FoundCard, ...]:
         same = [i for i, p in enumerate(parts) if _overlap(g, p) >= 0.5]
         if same:
             outlines[same[0]].append(g)
-        elif _inside(g.corners, f) >= 0.5 and len(parts) < PARTS and g.area > ALTERNATIVE * f.area:
+        elif _inside(g.corners, f) >= HALF and len(parts) < PARTS and g.area > ALTERNATIVE * f.area:
             parts.append(g)
             outlines.append([g])
     return tuple(FoundCard(p.corners, p.support, p.edge_seen, alternatives=_alternatives(p, o))
@@ -844,6 +844,10 @@ def _corners_apart(a: FoundCard, b: FoundCard) -> float:
     """How far apart two outlines' corners are (the farthest pair, however numbered)."""
     return min(float(np.abs(np.roll(a.corners, k, axis=0) - b.corners).max()) for k in range(4))
 
+
+HALF = 0.5
+"""Share of an outline inside a larger one kept at which it is no card of its own
+(:func:`_distinct`) but may be a part of that one (:func:`_parts`)."""
 
 SAME = 0.8
 """Least share of a found card's area an outline inside it must have to be taken for
