@@ -60,6 +60,27 @@ def test_two_pips_run_together_are_cut_apart_and_a_long_pip_is_not() -> None:
     assert len(xs) == 3 and abs(xs[0] - 36) <= 1 and abs(xs[1] - 47) <= 1 and abs(xs[2] - 110) <= 1
 
 
+@pytest.mark.parametrize(("apart", "glare"), [(7, (37.0, 21.0, 3.5)), (8, (38.0, 20.0, 3.5)),
+                                             (8, (39.0, 20.0, 3.0))])
+def test_two_light_pips_joined_by_glare_are_cut_between_their_paint(
+        apart: int, glare: tuple[float, float, float]) -> None:
+    """Glare (x, y, spread) on a coloured die joins two white pips ``apart`` px apart and
+    lies nearer one of them: it moves the mark's centre and its dip, and a cut there left
+    glare on one half, unlike the other (or too flat for the cut to be kept at all). Cut
+    midway between the two pips' paint, the halves are alike."""
+    yy, xx = np.mgrid[0:40, 0:80]
+    gray = np.full((40, 80), 110.0)
+    for x in (36, 36 + apart):
+        gray[np.hypot(xx - x, yy - 20) <= 2.5] = 240
+    x, y, spread = glare
+    gray += 100 * np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * spread ** 2))
+    gray = cv2.GaussianBlur(np.clip(gray, 0, 255).astype(np.float32), (0, 0), 1.0)
+    pips = find_pips(np.clip(gray, 0, 255).astype(np.uint8), np.ones((40, 80), np.uint8),
+                     [(0, 0, 80, 40)], 40.0, dark=False)
+    assert len(pips) == 2
+    assert pips.alike[0, 1]
+
+
 def _mark(paint: float, around: list[tuple[float, float, float]]) -> float:
     """A light mark's pixels (a core of 0.6 of its peak): paint of radius ``paint`` at the
     origin, its response 150, and discs (x, y, radius) of fainter response 100 beyond it

@@ -229,14 +229,21 @@ _PAINT = 0.75  # of its peak: a light pip's paint, brighter than glare beside it
 
 
 def _cut_at_dip(response: Image, area: Floats, cx: Floats, cy: Floats, mu20: Floats,
-                mu02: Floats, mu11: Floats, xs: Floats, ys: Floats, lab: Ints
-                ) -> tuple[Ints, Ints] | None:
+                mu02: Floats, mu11: Floats, xs: Floats, ys: Floats, lab: Ints,
+                light: Floats | None = None) -> tuple[Ints, Ints] | None:
     """Long marks (twice as long as wide, or more, and solid: two discs fill most of their
     ellipse, a word's letters do not) whose response dips between their ends, below 0.85
     of the fainter end, and whose ends are about as strong (two pips of one face), cut in
     two there: new labels for the pixels, and each label's parent (itself, or for a mark's
     far half the mark it was cut from); None if no mark is cut. A pip seen edge on is long
-    too, but strongest along its middle."""
+    too, but strongest along its middle.
+
+    Light marks (``light``: each pixel's response) are cut midway between their halves'
+    paint (above :data:`_PAINT` of each half's peak) instead: glare joined to one of two
+    light pips, too faint to be paint, moves the mark's centre and where its response
+    dips, and a cut there left a pixel or two of glare on one half, larger and flatter
+    than the face's other pips (a green 6 read `unknown`). (Glare on a dark pip makes it
+    fainter, never larger.)"""
     n = len(cx)
     low, high = _eig2(mu20, mu11, mu02)
     fill = area / (4 * np.pi * np.sqrt(np.maximum(high * low, 1e-12)))
@@ -266,19 +273,34 @@ def _cut_at_dip(response: Image, area: Floats, cx: Floats, cy: Floats, mu20: Flo
     axis_x[marks], axis_y[marks] = ux[dip], uy[dip]
     new = np.zeros(n, int)
     new[marks] = n + np.arange(len(marks))
-    beyond = split[lab] & ((xs - cx[lab]) * axis_x[lab] + (ys - cy[lab]) * axis_y[lab] > at[lab])
+    along = (xs - cx[lab]) * axis_x[lab] + (ys - cy[lab]) * axis_y[lab]  # pixels along the axis
+    beyond = split[lab] & (along > at[lab])
+    if light is not None:
+        # Each half's paint as that cut parts them; the cut moves to midway between the
+        # two paints' places along the axis (where a half has none, it stays).
+        on = np.flatnonzero(split[lab])
+        half = np.where(beyond[on], new[lab[on]], lab[on])
+        peak = np.zeros(n + len(marks))
+        np.maximum.at(peak, half, light[on])
+        paint = light[on] >= _PAINT * peak[half]
+        count = np.bincount(half[paint], minlength=len(peak))
+        mean = np.bincount(half[paint], along[on][paint], len(peak)) / np.maximum(count, 1)
+        both = (count[marks] > 0) & (count[new[marks]] > 0)
+        at[marks[both]] = (mean[marks[both]] + mean[new[marks[both]]]) / 2
+        beyond = split[lab] & (along > at[lab])
     out: Ints = np.where(beyond, new[lab], lab)
     return out, np.concatenate([np.arange(n), marks])
 
 
-def _cut_joined(response: Image, xs: Floats, ys: Floats, lab: Ints,
-                n: int) -> tuple[Ints, int, _Moments]:
+def _cut_joined(response: Image, xs: Floats, ys: Floats, lab: Ints, n: int,
+                light: Floats | None = None) -> tuple[Ints, int, _Moments]:
     """The marks' labels (``lab``, of ``n``), their count and :func:`_moments`, with two
     pips run together (blurred, or a 6's close columns joined by glare) cut apart: one long
-    mark whose response dips between them (:func:`_cut_at_dip`). A cut is kept only if it
-    gives two pips: each round, and of about one size (a letter's strokes are not)."""
+    mark whose response dips between them (:func:`_cut_at_dip`; ``light``: light marks'
+    pixels' response). A cut is kept only if it gives two pips: each round, and of about
+    one size (a letter's strokes are not)."""
     moments = _moments(xs, ys, lab, n)
-    cut = _cut_at_dip(response, *moments, xs, ys, lab)
+    cut = _cut_at_dip(response, *moments, xs, ys, lab, light)
     if cut is None:
         return lab, n, moments
     parts, parent = cut
@@ -372,7 +394,7 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     lab = np.take(labels, flat_core)
     r = r[core]
     xs_f, ys_f = xs.astype(float), ys.astype(float)
-    lab, n, moments = _cut_joined(response, xs_f, ys_f, lab, n)
+    lab, n, moments = _cut_joined(response, xs_f, ys_f, lab, n, None if dark else r)
     if not dark:
         glare = _glare(moments, xs_f, ys_f, lab, r, side)
         if glare is not None:
