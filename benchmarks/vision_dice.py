@@ -1,6 +1,6 @@
 """Dice reading: accuracy per set and time per frame.
 
-    python -m benchmarks.vision_dice [--quick] [--by] [--turned]
+    python -m benchmarks.vision_dice [--quick] [--by] [--turned] [--unseen]
 
 Sets: the real webcam photos in ``tests/data/dice-webcam`` (white pip dice on wood; the
 few labels that are wrong corrected by ``tests/vision/webcam_errata.toml``), and
@@ -8,7 +8,9 @@ rendered sets at 1280×720 and at 640×480 of pip dice (every die colour, tray, 
 glare the renderer draws) and of Runecast dice read with faces taught from a rendered face
 folder. ``--by`` adds the rendered pip dice's accuracy per condition (die colour, tray, tilt,
 blur, touching); ``--turned`` the webcam photos turned and mirrored, as if the camera
-stood at another side of the table (the reader assumes the near side: docs/vision.md).
+stood at another side of the table (the reader assumes the near side: docs/vision.md);
+``--unseen`` rendered sets on seeds held out from all tuning, whose figures fall short of
+the fixed sets' (docs/vision.md, open gaps).
 Timing: frames of 1280×720 with 32 dice, on one core (OpenCV's own threads are switched
 off), wall clock and the process's own CPU time (which a busy machine inflates less).
 """
@@ -42,6 +44,7 @@ WEBCAM = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-webca
 ERRATA = Path(__file__).resolve().parent.parent / "tests" / "vision" / "webcam_errata.toml"
 PIP_NAMES = ["1", "2", "3", "4", "5", "6"]
 RUNE_STYLE = DIE_STYLES[6]
+RUNES: dict[str, object] = {"kind": "runes", "style": RUNE_STYLE}  # render_scene's arguments
 
 Sample = tuple[np.ndarray, list[Labelled]]
 
@@ -116,6 +119,27 @@ def taught_runes() -> TaughtFaces:
         return TaughtFaces.load(write_face_folder(Path(tmp) / "faces", seed=7, style=RUNE_STYLE))
 
 
+# Seeds no rule was tuned on, at 640×480 and 1280×720 (pips; Runecast at 640×480): the
+# gap between these and the fixed sets is how much the reader is fitted to the fixed sets.
+# (Seeds 9300-9499 at 640×480 are kept out of this too, as a check on any fix made for it.)
+UNSEEN_640, UNSEEN_1280, UNSEEN_RUNES = range(9100, 9300), range(9000, 9060), range(9100, 9200)
+
+
+def unseen(pips: DiceReader, taught: DiceReader, scenes: int | None = None) -> list[tuple[str, Score]]:
+    """Each held-out set's name and score (``scenes``: at most that many of each)."""
+    sets: list[tuple[str, DiceReader, range, dict[str, object]]] = [
+        ("rendered pip dice, 640×480", pips, UNSEEN_640, {"width": 640, "height": 480}),
+        ("rendered pip dice, 1280×720", pips, UNSEEN_1280, {}),
+        ("rendered Runecast dice, 640×480", taught, UNSEEN_RUNES,
+         {"width": 640, "height": 480, **RUNES}),
+    ]
+    out = []
+    for name, reader, seeds, kwargs in sets:
+        result, _ = score(reader, rendered_set(seeds[:scenes], **kwargs))
+        out.append((f"{name}, seeds {seeds[0]}-{seeds[:scenes][-1]}", result))
+    return out
+
+
 def conditions(reader: DiceReader, scenes: Iterator[Scene]) -> dict[str, list[int]]:
     """Dice read right and dice in all, per condition of the rendered scenes."""
     out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -153,11 +177,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sets")
     parser.add_argument("--by", action="store_true", help="rendered pip dice per condition")
     parser.add_argument("--turned", action="store_true", help="webcam photos turned and mirrored")
+    parser.add_argument("--unseen", action="store_true", help="rendered sets on held-out seeds")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     n = 20 if args.quick else 100
     pips, taught = DiceReader(), DiceReader(taught_runes())
-    runes: dict[str, object] = {"kind": "runes", "style": RUNE_STYLE}
     sets: list[tuple[str, DiceReader, Callable[[], Iterator[Sample]]]] = [
         ("webcam photos (real), Train", pips, lambda: webcam_set(WEBCAM / "Train")),
         ("webcam photos (real), Valid", pips, lambda: webcam_set(WEBCAM / "Valid")),
@@ -165,9 +189,9 @@ def main(argv: list[str] | None = None) -> None:
         ("rendered pip dice, 640×480", pips,
          lambda: rendered_set(range(2000, 2000 + n), width=640, height=480)),
         ("rendered Runecast dice, 1280×720", taught,
-         lambda: rendered_set(range(3000, 3000 + n), **runes)),
+         lambda: rendered_set(range(3000, 3000 + n), **RUNES)),
         ("rendered Runecast dice, 640×480", taught,
-         lambda: rendered_set(range(5000, 5000 + n), width=640, height=480, **runes)),
+         lambda: rendered_set(range(5000, 5000 + n), width=640, height=480, **RUNES)),
     ]
     print("Dice reading accuracy (per die: found, and read right)")
     webcam = Score()
@@ -182,6 +206,10 @@ def main(argv: list[str] | None = None) -> None:
         for turn in ("90", "180", "270", "mirrored"):
             result, _ = score(pips, turned_set(webcam_set(WEBCAM), turn))
             print(f"  {turn:34s} {result}")
+    if args.unseen:
+        print("Rendered dice on seeds held out from tuning")
+        for name, result in unseen(pips, taught, 20 if args.quick else None):
+            print(f"  {name:50s} {result}")
     if args.by:
         print("Rendered pip dice, read right per condition (1280×720)")
         for key, (right, total) in sorted(conditions(

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from benchmarks.vision_dice import (PIP_NAMES, WEBCAM, corrected, rendered_set, score, turned_set,
-                                    webcam_errata, webcam_set)
+                                    unseen, webcam_errata, webcam_set)
 from tests.vision.conftest import RUNE_STYLE
 from vision.cli import main
 from vision.dice.faces import TaughtFaces, face_shapes
@@ -60,6 +60,16 @@ def test_rendered_pip_dice(size: tuple[int, int], floor: float) -> None:
     assert result.precision >= 0.99
     assert result.recall >= 0.98
     assert result.accuracy >= floor
+
+
+def test_the_benchmark_scores_held_out_seeds(rune_faces: TaughtFaces) -> None:
+    """``--unseen`` scores sets on seeds no rule was tuned on, by name and seeds (checked
+    here on one scene each: the figures are the benchmark's to print)."""
+    sets = unseen(DiceReader(), DiceReader(rune_faces), scenes=1)
+    assert [name for name, _ in sets] == [
+        "rendered pip dice, 640×480, seeds 9100-9100", "rendered pip dice, 1280×720, seeds 9000-9000",
+        "rendered Runecast dice, 640×480, seeds 9100-9100"]
+    assert all(result.truths > 0 for _, result in sets)
 
 
 def test_every_die_colour_reads() -> None:
