@@ -216,6 +216,17 @@ def test_touching_dice_in_a_crowded_frame_are_read(seed: int, die: int, face: st
     assert _faces_read_on(None, scene, die) == [face]
 
 
+@pytest.mark.parametrize(("die", "face"), [(3, "2"), (4, "1")])
+def test_a_seam_right_beside_a_pip_tells_two_faces_apart(die: int, face: str) -> None:
+    """640×480: two purple dice on slate, tilted 27°, a 2 above a 1, touching. The seam
+    between them lies right beside the 2's lower pip, in the margin round a pip where dips
+    are not looked for: that pip and the 1's made a 2 as sure as the 2's own pips, and
+    were read so (the 2 read as a 1, the 1 as a 2)."""
+    scene = render_scene(2037, width=640, height=480)
+    assert scene.dice[die].face == face
+    assert _faces_read_on(None, scene, die) == [face]
+
+
 @pytest.mark.parametrize(("die", "face"), [(12, "2"), (14, "6"), (17, "4"), (22, "3"), (29, "2"),
                                           (31, "2")])
 def test_dark_dice_amid_a_crowd_on_dark_felt_are_read(die: int, face: str) -> None:

@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.pips import (FaceRead, _drop_side_faces, _Face, _glare, _moments, _seamless, _side_face,
-                              _upright_roundness, find_pips)
+from vision.dice.pips import (FaceRead, _drop_side_faces, _Face, _glare, _moments, _same_face, _seamless,
+                              _side_face, _upright_roundness, find_pips)
 
 
 def _ellipse(long: float, short: float, degrees: float) -> np.ndarray:
@@ -210,3 +210,24 @@ def test_a_faint_seam_between_pips_counts_against_their_face() -> None:
     across, one_face = _seamless(seams, np.array([[0, 1], [1, 2]])).tolist()
     assert one_face == pytest.approx(1.0)
     assert across < one_face
+
+
+@pytest.mark.parametrize("seam", [True, False])
+def test_a_seam_right_beside_a_light_pip_is_measured(seam: bool) -> None:
+    """Two light pips on a dark face; a seam (two dice touching) right beside one of them,
+    in the margin round a pip where dips that part pips are not looked for. It parts
+    nothing, but it is measured as a dip beside the pips, to choose between two faces
+    as sure as each other."""
+    gray = np.full((60, 80), 60, np.uint8)
+    cv2.circle(gray, (30, 30), 2, 200, -1, cv2.LINE_AA)
+    cv2.circle(gray, (48, 30), 2, 200, -1, cv2.LINE_AA)
+    if seam:
+        gray[:, 35:37] = 20
+    body = np.zeros_like(gray)
+    body[5:55, 5:75] = 1
+    pips = find_pips(gray, body, [(5, 5, 70, 50)], 40.0, dark=False)
+    assert len(pips) == 2
+    pairs, seams = _same_face(pips, cv2.blur(gray, (3, 3)), np.full(2, 34.0), 0.06 * 40)
+    assert pairs.tolist() == [[0, 1]]
+    assert seams.depth[0, 1] == 0.0
+    assert (seams.beside[0, 1] > 0.15) == seam

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import cv2
 import numpy as np
@@ -447,18 +447,32 @@ def _covs(mu20: Floats, mu02: Floats, mu11: Floats, ids: Ints) -> Floats:
     return np.stack([np.stack([mu20[ids], mu11[ids]], 1), np.stack([mu11[ids], mu02[ids]], 1)], 1)
 
 
+class _Seams(NamedTuple):
+    """How deep a dip lies between the pips of each pair looked at, as a share of the
+    face's level (n×n, NaN where not looked at): outside the pips' rims (``depth``), and,
+    for light pips joined, right beside them too (``beside``; NaN for dark pips)."""
+
+    depth: Floats
+    beside: Floats
+
+
 def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
-               use: Bools | None = None) -> tuple[Ints, Floats]:
+               use: Bools | None = None) -> tuple[Ints, _Seams]:
     """Pairs (i, j) of pips on one face (of those in ``use``): in one blob, close (within the
     ``reach`` of each pip's die), alike (one size, squashed the same way) and about as
-    strong (a side face's are fainter and flatter), with no seam between them; and how deep
-    a dip lies between the pips of each pair looked at, as a share of the face's level
-    (n×n, NaN where not looked at).
+    strong (a side face's are fainter and flatter), with no seam between them; and the
+    dips between the pips of each pair looked at (:class:`_Seams`).
 
     The face is followed along the line between the two pips (outside their own rims, of
     ``rim`` pixels): the seam between touching dice dips below the face on either side,
     if only a little (their rounded edges), and so does any mark on the way (a third pip:
     the pips of a face are joined pip to next pip). Glare, brighter, is no seam.
+
+    A light pip's blurred rim is brighter than its face, never darker, so a dip right
+    beside it, in the rim's margin, is no part of the pip: a seam close to a pip (a 2's pip
+    near its die's edge, touching another die) lies there. It is measured too, with the
+    pips taken for face (up to its level), but only to choose between faces as sure as each
+    other (:func:`_better`): glare's slope down towards a light pip dips the same way.
     """
     # Pairs in one blob (a frame's few hundred pips make many pairs, but few in one blob).
     same = np.triu(pips.blob[:, None] == pips.blob[None], 1)
@@ -481,7 +495,7 @@ def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
     # The pips of one face are alike: one size, squashed the same way.
     alike = _alike_pips(pips, i, j)
     i, j, d = i[alike], j[alike], d[alike]
-    seams = np.full((len(pips), len(pips)), np.nan)
+    seams = _Seams(np.full((len(pips), len(pips)), np.nan), np.full((len(pips), len(pips)), np.nan))
     if i.size == 0:
         return np.zeros((0, 2), int), seams
     contrast = np.minimum(c[i], c[j])
@@ -507,17 +521,33 @@ def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
     level_j = -np.sort(np.where(far, -raw, np.inf), 1)[rows, n_far // 4]
     level_i = np.where(n_near > 0, level_i, level_j)
     level_j = np.where(n_far > 0, level_j, level_i)
-    lowest = np.where(free, raw, np.inf).min(1)
-    # A dip has the face higher on both sides of it: the slope down into a blurred pip's
-    # dark rim, beyond the rim as measured, is none.
-    seen = np.where(free, raw, -np.inf)
-    rise = np.minimum(np.maximum.accumulate(seen, 1), np.maximum.accumulate(seen[:, ::-1], 1)[:, ::-1])
-    valley = np.where(free, rise - raw, 0.0).max(1)
-    dip = np.where(enough, np.minimum(np.minimum(level_i, level_j) - np.where(enough, lowest, 0.0),
-                                      valley), 0.0)
-    ok = ~enough | (dip <= np.maximum(8.0, 0.1 * contrast))
+    lowest = np.where(enough, np.where(free, raw, np.inf).min(1), 0.0)
+    level = np.minimum(level_i, level_j)
+
+    def dip(walls: Floats | float, k: Ints | slice = slice(None)) -> Floats:
+        """How deep the face dips between the pips of the pairs ``k``, grey levels, with
+        the pixels left out (the pips and their rims) counted as ``walls``. A dip has the
+        face higher on both sides of it: the slope down into a blurred pip's dark rim,
+        beyond the rim as measured, is none."""
+        seen = np.where(free[k], raw[k], walls)
+        rise = np.minimum(np.maximum.accumulate(seen, 1), np.maximum.accumulate(seen[:, ::-1], 1)[:, ::-1])
+        valley = np.where(free[k], rise - raw[k], 0.0).max(1)
+        out: Floats = np.where(enough[k], np.minimum(level[k] - lowest[k], valley), 0.0)
+        return out
+
+    outside = dip(-np.inf)
+    ok = ~enough | (outside <= np.maximum(8.0, 0.1 * contrast))
     # (A few grey levels are noise, whatever the light.)
-    seams[i, j] = seams[j, i] = np.maximum(dip - 4.0, 0.0) / np.maximum(np.minimum(level_i, level_j), 20.0)
+    scale = np.maximum(level, 20.0)
+    seams.depth[i, j] = seams.depth[j, i] = np.maximum(outside - 4.0, 0.0) / scale
+    if not pips.dark:
+        # (Only for the pairs joined: a pair not joined has its dip counted already. Only
+        # a face lower somewhere than both its levels, and by more than the dip outside the
+        # rims, can dip deeper with the pips counted.)
+        seams.beside[i[ok], j[ok]] = seams.beside[j[ok], i[ok]] = seams.depth[i[ok], j[ok]]
+        k = np.flatnonzero(ok & enough & (level - lowest > np.maximum(outside, 4.0)))
+        beside = dip(np.minimum(raw[k], level[k, None]), k)
+        seams.beside[i[k], j[k]] = seams.beside[j[k], i[k]] = np.maximum(beside - 4.0, 0.0) / scale[k]
     return np.stack([i[ok], j[ok]], 1), seams
 
 
@@ -878,7 +908,7 @@ def _top_like(pips: Pips, group: list[int]) -> list[int]:
 _Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
 
 
-def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]],
+def _patterns(gray: Image, pips: Pips, seams: _Seams, sets: list[list[int]],
               seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> None:
     """How well each set of pips forms a face, into ``seen`` (the fit and its quality with
     the grid, the plain face around and the seams between its pips checked, or None:
@@ -894,7 +924,7 @@ def _patterns(gray: Image, pips: Pips, seams: Floats, sets: list[list[int]],
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], pips.side[idx[:, 0]], _mids(pips.a[idx]),
                                 _squash(pips.cov[idx]))
-        quality = quality * _discs(pips, idx) * _seamless(seams, idx)
+        quality = quality * _discs(pips, idx) * _seamless(seams.depth, idx)
         # A face less sure than 0.1 is none (_read_groups): the checks, each only lowering
         # the score, stop at a set that cannot reach it.
         fitted = np.nonzero(quality >= 0.1)[0]
@@ -929,8 +959,22 @@ def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int
     return out
 
 
+def _better(key: tuple[bool, int, float], chosen: list[int], best: _Best | None, beside: Floats) -> bool:
+    """Whether a face of the pips ``chosen``, ranked ``key``, beats ``best``: ranked higher,
+    or as high with its pips cleaner of dips right beside them (``beside``: see _Seams).
+    Two purple dice touching, a 2 above a 1: the 2's lower pip and the 1's, the seam
+    between them right beside the 2's pip, made a 2 as sure as the 2's own pips, and the
+    one found first won. (Worked out only for such ties: they are few.)"""
+    if best is None or key > best[0]:
+        return True
+    if key < best[0]:
+        return False
+    mine, theirs = (float(_seamless(beside, np.array([face]))[0]) for face in (chosen, best[4]))
+    return mine > theirs
+
+
 def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]], tops: list[int],
-               seen: dict[frozenset[int], tuple[_Fit, float] | None],
+               seen: dict[frozenset[int], tuple[_Fit, float] | None], beside: Floats,
                failed: set[tuple[int, ...]] | None = None) -> _Best | None:
     """The best face among the trials (already fitted, in ``seen``): each proposal's first
     sure one, or its best: (key, score, value, fit, pips). The proposals that
@@ -949,7 +993,7 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
             score = quality * 0.6 ** unexplained
             # A sure face that explains more pips beats a part of it.
             key = (score >= 0.5, len(chosen) if score >= 0.5 else 0, score)
-            if best is None or key > best[0]:
+            if _better(key, chosen, best, beside):
                 best = (key, score, len(chosen), fit, chosen)
             if score > 0.5:
                 sure = True
@@ -959,7 +1003,7 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
     return best
 
 
-def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]],
+def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]],
                  seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
     """The best die face each group of pips makes (or None), all groups at once.
 
@@ -988,7 +1032,7 @@ def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]]
     split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
     for t, trial in zip(tops, trials):
         failed: set[tuple[int, ...]] = set()
-        b = _best_face(pips, trial, t, seen, failed)
+        b = _best_face(pips, trial, t, seen, seams.beside, failed)
         best.append(b)
         parts: set[tuple[int, ...]] = set()
         if b is None or b[1] < 0.8 or not any(len(p) == b[2] for p, _ in trial):
@@ -1001,9 +1045,8 @@ def _read_groups(gray: Image, pips: Pips, seams: Floats, groups: list[list[int]]
         split.append(_trials(pips, parts - {p for p, _ in trial}))
     _patterns(gray, pips, seams, [c for trial in split for _, cs in trial for c in cs], seen)
     for i, (t, trial) in enumerate(zip(tops, split)):
-        other = _best_face(pips, trial, t, seen) if trial else None
-        current = best[i]
-        if other is not None and (current is None or other[0] > current[0]):
+        other = _best_face(pips, trial, t, seen, seams.beside) if trial else None
+        if other is not None and _better(other[0], other[4], best[i], seams.beside):
             best[i] = other
     return [_face(pips, b[4], b[3].affine, b[1], len(g)) if b is not None and b[1] >= 0.1 else None
             for g, b in zip(groups, best)]
@@ -1180,7 +1223,7 @@ def _kmeans(points: Floats, k: int) -> Ints:
     return labels
 
 
-def _read_clusters(gray: Image, pips: Pips, seams: Floats,
+def _read_clusters(gray: Image, pips: Pips, seams: _Seams,
                    groups: list[list[int]]) -> list[list[_Face]]:
     """The faces in groups of pips that are not plainly one face each: a group can hold the
     faces of dice touching with no seam to be seen between them (dark dice), and a side
