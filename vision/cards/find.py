@@ -87,7 +87,8 @@ class FoundCard:
     may run off the card along a finger's side or a cloth's line, or (a part) not snap
     to the card's edge at all, where another traces the card; only the deck can tell.
     :meth:`outlines` adds, when asked, larger outlines whose sides are straight lines of
-    the frame (the card this outline may be a piece of).
+    the frame (the card this outline may be a piece of); :meth:`beside` gives, when one
+    part is named, outlines of the card lying beside it.
     """
 
     corners: np.ndarray
@@ -100,6 +101,8 @@ class FoundCard:
     area: float = field(init=False, repr=False, compare=False)
     widen: Callable[[], tuple[FoundCard, ...]] | None = field(default=None, repr=False, compare=False)
     """Works out the larger outlines of :meth:`outlines`, with what finding had worked out."""
+    rest: Callable[[np.ndarray], tuple[FoundCard, ...]] | None = field(default=None, repr=False, compare=False)
+    """Works out :meth:`beside`, with what finding had worked out."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "area", float(cv2.contourArea(self.corners.astype(np.float32))))
@@ -115,6 +118,12 @@ class FoundCard:
         straight lines of the frame (:func:`_wider_outlines`): worked out only now, as
         they are looked at only when this outline is no card (a few milliseconds each)."""
         return self.alternatives + (self.widen() if self.widen is not None else ())
+
+    def beside(self, part: FoundCard) -> tuple[FoundCard, ...]:
+        """Outlines of a card lying beside ``part`` (one of :meth:`snapped_parts`, named)
+        inside this outline, the one round both (:func:`_beside`): worked out only now, as
+        they are looked at only when one part is named."""
+        return self.rest(part.corners) if self.rest is not None else ()
 
     def overlap(self, other: FoundCard) -> float:
         """Area shared with ``other`` over the smaller one's area."""
@@ -165,7 +174,111 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     def widen(f: FoundCard) -> Callable[[], tuple[FoundCard, ...]]:
         return lambda: tuple(_scaled(w, scale) for w in _wider_outlines(f, edges, gradients, near_edges, min_side))
 
-    return [_scaled(f, scale, snap(f) if f.parts else None, widen(f)) for f in _distinct(found, inner)[:max_cards]]
+    # Outlines beside a part are worked out only when the part is named.
+    def rest(f: FoundCard) -> Callable[[np.ndarray], tuple[FoundCard, ...]]:
+        return lambda part: tuple(_scaled(b, scale) for b in _beside(
+            f.corners, ((part + 0.5) * scale - 0.5).astype(np.float32), edges, gradients, min_side))
+
+    return [_scaled(f, scale, snap(f) if f.parts else None, widen(f), rest(f) if f.parts else None)
+            for f in _distinct(found, inner)[:max_cards]]
+
+
+def _beside(whole: np.ndarray, part: np.ndarray, edges: np.ndarray,
+            gradients: tuple[np.ndarray, np.ndarray], min_side: float) -> list[FoundCard]:
+    """Outlines of a card lying beside ``part`` (a card named) inside ``whole``, the
+    outline round both: one from each corner of ``whole`` well outside ``part``, snapped,
+    kept if card-shaped and ``WIDER_SUPPORT`` of it shows.
+
+    Two cards side by side, joined by a finger or touching, close one outline round both,
+    and fingers may cut the second card into pieces none of which is a part. The whole's
+    sides beyond ``part`` are then the second card's own, and a corner of the whole may be
+    the card's: its other two sides are the straight lines of the edge map (inside the
+    whole, ``part``'s own edges left out) that cross the whole's sides from that corner at
+    about ``part``'s size (the cards of a deck are one size; ``BESIDE_SIZE`` either way for
+    perspective), each turned up to 15 degrees (opposite sides converge under
+    perspective). A corner of the whole that is a finger's is no card's: its outline
+    finds no edge along the sides guessed and is not kept.
+    """
+    mask = np.zeros_like(edges)
+    cv2.fillConvexPoly(mask, np.rint(whole).astype(np.int32), 255)
+    cv2.polylines(mask, [np.rint(whole).astype(np.int32)], True, 255, 8)  # 4 px beyond it
+    centre = part.mean(axis=0)
+    cv2.fillConvexPoly(mask, np.rint(centre + (part - centre) * 1.04).astype(np.int32), 0)
+    ys, xs = np.nonzero(edges & mask)
+    grad = np.stack([gradients[0][ys, xs], gradients[1][ys, xs]], axis=1)
+    steep = np.hypot(grad[:, 0], grad[:, 1]) + 1e-6
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    sides = np.roll(part, -1, axis=0) - part
+    lengths = np.hypot(sides[:, 0], sides[:, 1])
+    directions = sides / lengths[:, None]
+    found: list[FoundCard] = []
+    for k, corner in enumerate(whole):
+        if cv2.pointPolygonTest(part, (float(corner[0]), float(corner[1])), True) > -0.25 * lengths.min():
+            continue
+        u, v = (whole[(k + 1) % 4] - corner, whole[k - 1] - corner)
+        u, v = u / float(np.hypot(*u)), v / float(np.hypot(*v))
+        size = [lengths[np.abs(directions @ axis) > 0.7] for axis in (u, v)]
+        if not all(len(s) for s in size):
+            continue
+        rel = points - corner
+        width, height = float(size[0].mean()), float(size[1].mean())
+        across_u = _far_side(rel, grad, steep, u, v, width, height)
+        across_v = _far_side(rel, grad, steep, v, u, height, width)
+        if across_u is None or across_v is None:
+            continue
+        (a, along_a), (b, along_b) = across_u, across_v
+        at_a, at_b = corner + a * u, corner + b * v
+        far = _intersect(_through(at_a, at_a + along_a), _through(at_b, at_b + along_b))
+        if far is None:
+            continue
+        snapped = _snap(_order(np.array([corner, at_a, far, at_b], np.float32)), gradients)
+        if snapped is not None and snapped[1] >= WIDER_SUPPORT and _card_shaped(snapped[0], min_side):
+            found.append(FoundCard(*snapped))
+    return found
+
+
+BESIDE_SIZE = 0.25
+"""How much larger or smaller than the card named beside it a card is sought (:func:`_beside`)."""
+
+BESIDE_TURNS = np.radians(np.arange(-15.0, 15.01, 1.0))
+"""Turns tried for a far side in :func:`_beside`, from the whole's side across it."""
+
+BESIDE_TURN_COST = 0.5
+"""Edge pixels a far side's line gives up per degree it is turned: a card's border has an
+inner line beside its edge, and a line a little turned may gather as many pixels from the
+two (and from a finger's edge) as the edge alone."""
+
+
+def _far_side(rel: np.ndarray, grad: np.ndarray, steep: np.ndarray, u: np.ndarray, v: np.ndarray,
+              size: float, length: float) -> tuple[float, np.ndarray] | None:
+    """The far side across ``u`` of a card with a corner at the origin and sides along
+    ``u`` and ``v``: the line most edge pixels (``rel``, from the corner, stepping the same
+    way across it) lie on, crossing ``u`` within ``BESIDE_SIZE`` of ``size`` and running
+    ``length`` from there along ``v`` turned (``BESIDE_TURNS``); as its distance along
+    ``u`` and its direction, None if no edge pixel lies there."""
+    lo, hi = (1 - BESIDE_SIZE) * size, (1 + BESIDE_SIZE) * size
+    best, side = 0.0, None
+    for turn in BESIDE_TURNS:
+        c, s = math.cos(turn), math.sin(turn)
+        along = np.array([v[0] * c - v[1] * s, v[0] * s + v[1] * c], np.float32)
+        normal = np.array([-along[1], along[0]], np.float32)
+        cross = float(u @ normal)
+        if abs(cross) < 0.5:
+            continue
+        at = (rel @ normal) / cross  # where the line through each pixel crosses u
+        pos = rel @ along - at * float(u @ along)
+        near = (at >= lo) & (at <= hi) & (pos >= 0) & (pos <= length)
+        step = grad @ normal
+        for sign in (1.0, -1.0):
+            on = near & (sign * step > 0.9 * steep)
+            if not on.any():
+                continue
+            count = np.convolve(np.bincount(np.rint((at[on] - lo) * abs(cross)).astype(int)), np.ones(3), "same")
+            top = int(count.argmax())
+            score = float(count[top]) - BESIDE_TURN_COST * abs(math.degrees(float(turn)))
+            if score > best:
+                best, side = score, (lo + top / abs(cross), along)
+    return side
 
 
 def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
@@ -388,14 +501,15 @@ def _snapped_part(part: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min
 
 
 def _scaled(f: FoundCard, scale: float, snap: Callable[[], tuple[FoundCard, ...]] | None = None,
-            widen: Callable[[], tuple[FoundCard, ...]] | None = None) -> FoundCard:
+            widen: Callable[[], tuple[FoundCard, ...]] | None = None,
+            rest: Callable[[np.ndarray], tuple[FoundCard, ...]] | None = None) -> FoundCard:
     """``f`` found in a picture ``scale`` times the frame's size, in frame pixels (its
-    parts snapped by ``snap``, its larger outlines worked out by ``widen``, in frame
-    pixels too)."""
+    parts snapped by ``snap``, its larger outlines worked out by ``widen``, the outlines
+    beside a part by ``rest``, in frame pixels too)."""
     # Pixel centres: pixel i of the small picture covers (i + 0.5) / scale - 0.5 of the frame.
     return FoundCard((f.corners + 0.5) / scale - 0.5, f.support, f.edge_seen,
                      tuple(_scaled(p, scale) for p in f.parts), snap,
-                     tuple(_scaled(a, scale) for a in f.alternatives), widen)
+                     tuple(_scaled(a, scale) for a in f.alternatives), widen, rest)
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int],

@@ -106,6 +106,8 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
                     taken.append(part)
             if named:
                 seen += named
+                if len(taken) == 1:
+                    seen += _card_beside(frame, found, taken[0], deck, rest + taken)
                 continue
         seen.append(card)
     return CardReading(tuple(seen[:max_cards]))
@@ -122,6 +124,23 @@ def _inside_named(found: FoundCard, card: SeenCard) -> bool:
         return False
     named = FoundCard(card.corners, 1.0)
     return found.area < named.area and found.overlap(named) > INSIDE_NAMED
+
+
+def _card_beside(frame: np.ndarray, whole: FoundCard, part: FoundCard, deck: Deck,
+            others: list[FoundCard]) -> list[SeenCard]:
+    """The card lying beside ``part``, the one part of ``whole`` named, if the deck names
+    one of its outlines (:meth:`FoundCard.beside`): the whole is the outline round both,
+    and fingers may cut the other card into pieces none of which is a part. An outline
+    over ``part`` is left out, and so is one another card found (``others``) as large or
+    larger lies over: that card is read on its own."""
+    for outline in whole.beside(part):
+        if outline.overlap(part) > 0.2 or any(
+                outline.overlap(o) > 0.5 and o.area >= outline.area for o in others if o is not part):
+            continue
+        card, _ = _seen(frame, outline, deck, others)
+        if card.name is not None:
+            return [card]
+    return []
 
 
 PART_NEARER = 1.0

@@ -187,6 +187,16 @@ def test_a_card_cut_by_fingers_is_outlined_from_a_piece_turned_under_perspective
     _assert_named(tmp_path, seed=6, frame=22, unknown_share=0.5, cover=0.3, name="Vale Stair", outlined=True)
 
 
+def test_a_card_beside_a_named_part_of_the_outline_round_both_is_named(tmp_path: Path) -> None:
+    """The benchmark's seed 5 (half the cards unknown, fingers over 30%), frame 1: a finger
+    joins two cards lying side by side into one light region, the one outline found round
+    both, and two fingers cut the second card (Shadow Iron) into pieces, each under a
+    tenth of the whole, so no part. The first card is named as a part; the whole's sides
+    beyond it are Shadow Iron's, and the edge map's lines that close them at about a
+    card's size outline it (before, nothing was found within 250 px of it)."""
+    _assert_named(tmp_path, seed=5, frame=1, unknown_share=0.5, cover=0.3, name="Shadow Iron")
+
+
 def _assert_named(tmp_path: Path, *, seed: int, frame: int, unknown_share: float, cover: float,
                   name: str, outlined: bool = False) -> None:
     """In the benchmark's ``frame`` of ``seed``, the card ``name`` is named right (and,
