@@ -203,11 +203,12 @@ PAPER_CLIPPED = 0.25
 """Share of a card clipped from which it may be the card's own paper over-exposed (a
 bright lamp, a camera's exposure), not a spot: the print on it is all there."""
 
-PAPER_SPREAD = 0.5
+PAPER_SPREAD = 2 / 3
 """Share of a card that a clipped core with its ring (``SPOT_RING``) must reach to be the
 paper over-exposed: the paper is clipped all over the card, between its print, so its
 ring takes in nearly all of it (0.78-1.0 on generated cards 10-30% too bright); a lamp's
-spot is one round patch, and a quarter of the card clipped with its ring is some 0.4."""
+spot is one round patch, and one over a quarter to a third of the card reaches some
+0.43-0.62 with its ring, leaving the rest of the card clear."""
 
 _RING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SPOT_RING + 1, 2 * SPOT_RING + 1))
 
