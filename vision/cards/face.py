@@ -200,8 +200,15 @@ card does not have: the spot's light falls off steeply there, curved on the scal
 which light is evened (``LIGHT_SCALE``), and its clipped edge is a kink in it."""
 
 PAPER_CLIPPED = 0.25
-"""Share of a card clipped from which it is the card's own paper over-exposed (a bright
-lamp, a camera's exposure), not a spot: the print on it is all there."""
+"""Share of a card clipped from which it may be the card's own paper over-exposed (a
+bright lamp, a camera's exposure), not a spot: the print on it is all there."""
+
+PAPER_SPREAD = 2 / 3
+"""Share of a card that a clipped core with its ring (``SPOT_RING``) must reach to be the
+paper over-exposed: the paper is clipped all over the card, between its print, so its
+ring takes in nearly all of it (0.78-1.0 on generated cards 10-30% too bright); a lamp's
+spot is one round patch, and one over a quarter to a third of the card reaches some
+0.43-0.62 with its ring, leaving the rest of the card clear."""
 
 _RING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SPOT_RING + 1, 2 * SPOT_RING + 1))
 
@@ -213,13 +220,16 @@ def glare_spot(card: np.ndarray) -> np.ndarray:
     Evened out, the light round a clipped spot leaves a ring of detail (and under it a
     light stroke is lost), so what the card shows there says nothing either way. Only
     every channel full counts: a pale colour full in one channel still shows its print.
-    Nothing when ``PAPER_CLIPPED`` of the card or more is clipped: that is the paper.
+    Nothing when ``PAPER_CLIPPED`` of the card or more is clipped and, with its ring,
+    reaches ``PAPER_SPREAD`` of it: that is the paper.
     """
     core = cv2.inRange(card, (CLIPPED,) * 3, (255,) * 3) // 255
     share = float(np.count_nonzero(core)) / core.size
-    if share == 0 or share >= PAPER_CLIPPED:
-        return np.zeros_like(core)
+    if share == 0:
+        return core
     spot: np.ndarray = cv2.dilate(core, _RING)
+    if share >= PAPER_CLIPPED and np.count_nonzero(spot) >= PAPER_SPREAD * spot.size:
+        return np.zeros_like(core)
     return spot
 
 

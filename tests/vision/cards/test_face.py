@@ -8,7 +8,7 @@ import numpy as np
 from vision.cards import synth
 from vision.cards.compare import compare
 from vision.cards.deck import CONTRADICTION, FIT
-from vision.cards.face import SIZE, Face
+from vision.cards.face import CLIPPED, PAPER_CLIPPED, SIZE, Face
 
 
 def _squared_difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -64,6 +64,26 @@ def test_a_glare_spot_leaves_no_contradiction_round_it() -> None:
         assert lit.spot.any(), name
         likeness = compare(lit, Face.of(card), np.eye(3, dtype=np.float32))
         assert likeness.contradiction <= CONTRADICTION and likeness.fit <= FIT, name
+
+
+def test_a_glare_spot_over_a_quarter_of_a_card_is_still_a_spot() -> None:
+    """A lamp's spot whose clipped core is a quarter to a third of an art card (0.252-0.374)
+    is one round patch, not the card's paper over-exposed all over (which reaches nearly
+    all of the card with its ring): what shows round it counts neither way (taken for the
+    paper, it left contradictions of up to 85)."""
+    specs = {spec.name: spec for spec in synth.deck_specs(60, 0)}
+    for name in ("Hall Ash", "Marsh Wolf", "Moon Vale", "Forge Fall"):
+        card = cv2.resize(cv2.GaussianBlur(synth.render(specs[name]), (0, 0), 0.6), (220, 310),
+                          interpolation=cv2.INTER_AREA)
+        for radius in (40, 50):
+            spotted = _lamp_spot(card, (110, 200), radius, 255)
+            clipped = cv2.inRange(cv2.resize(spotted, SIZE, interpolation=cv2.INTER_AREA),
+                                  (CLIPPED,) * 3, (255,) * 3)
+            assert np.count_nonzero(clipped) >= PAPER_CLIPPED * clipped.size, (name, radius)
+            lit = Face.of(spotted)
+            assert lit.spot.any(), (name, radius)
+            likeness = compare(lit, Face.of(card), np.eye(3, dtype=np.float32))
+            assert likeness.contradiction <= CONTRADICTION and likeness.fit <= FIT, (name, radius)
 
 
 def test_a_card_over_exposed_all_over_has_no_glare_spot() -> None:
