@@ -515,11 +515,13 @@ class _Slots:
 
     def shows_theirs(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray,
                      prints: tuple[np.ndarray, np.ndarray] | None = None) -> bool:
-        """True when what ``seen`` shows of some patch (a slot or not) outside ``covered``
-        is clearly more like the look-alike's print than the example's (the margin of
-        :meth:`hidden`, the other way)."""
-        return bool(len(self.where)) and bool(np.any(
-            self._told(seen, covered, np.unique(self.patch), weight, prints) <= -EVIDENT))
+        """True when what ``seen`` shows outside ``covered`` of some patch that is no
+        picture of the two cards' own (:attr:`own`; a slot or not) is clearly more like
+        the look-alike's print than the example's (the margin of :meth:`hidden`, the
+        other way). Two pictures are left out: what a finger leaves of one may well look
+        more like the other (an art card not in the deck would not fit elsewhere)."""
+        patches = np.setdiff1d(np.unique(self.patch), self.own)
+        return bool(len(patches)) and bool(np.any(self._told(seen, covered, patches, weight, prints) <= -EVIDENT))
 
     def own_shown(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray) -> bool:
         """True when ``seen`` clearly shows, outside ``covered``, some print of the
