@@ -408,6 +408,13 @@ class Deck:
         # What shows is compared with the prints as taught, and where that tells too
         # little, with both prints evened out round the same covering (:class:`_Prints`).
         prints = _Prints(self._faces, best.example, covered)
+        # Beside a finger a rune the other way hardly counts as a contradiction (where
+        # the card shows darker it may be a shadow), and where the look-alike's print
+        # is found on no other card the patch is no slot: a card that shows there
+        # clearly the look-alike's print is not this one, in the deck or not.
+        if any(slots.shows_theirs(lined_up, covered, weight)
+               and slots.shows_theirs(lined_up, covered, weight, prints.of(slots)) for slots in twins):
+            return True
         if not any(slots.hidden(lined_up, covered, weight=weight)
                    and slots.hidden(lined_up, covered, weight=weight, prints=prints.of(slots))
                    for slots in twins):
@@ -505,6 +512,16 @@ class _Slots:
         if not len(patches):
             return False
         return bool(np.any(self._told(seen, covered, patches, weight, prints) < EVIDENT))
+
+    def shows_theirs(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray,
+                     prints: tuple[np.ndarray, np.ndarray] | None = None) -> bool:
+        """True when what ``seen`` shows outside ``covered`` of some patch that is no
+        picture of the two cards' own (:attr:`own`; a slot or not) is clearly more like
+        the look-alike's print than the example's (the margin of :meth:`hidden`, the
+        other way). Two pictures are left out: what a finger leaves of one may well look
+        more like the other (an art card not in the deck would not fit elsewhere)."""
+        patches = np.setdiff1d(np.unique(self.patch), self.own)
+        return bool(len(patches)) and bool(np.any(self._told(seen, covered, patches, weight, prints) <= -EVIDENT))
 
     def own_shown(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray) -> bool:
         """True when ``seen`` clearly shows, outside ``covered``, some print of the
