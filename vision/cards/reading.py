@@ -127,7 +127,7 @@ def _inside_named(found: FoundCard, card: SeenCard) -> bool:
 
 
 def _card_beside(frame: np.ndarray, whole: FoundCard, part: FoundCard, deck: Deck,
-            others: list[FoundCard]) -> list[SeenCard]:
+                 others: list[FoundCard]) -> list[SeenCard]:
     """The card lying beside ``part``, the one part of ``whole`` named, if the deck names
     one of its outlines (:meth:`FoundCard.beside`): the whole is the outline round both,
     and fingers may cut the other card into pieces none of which is a part. An outline
