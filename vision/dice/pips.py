@@ -964,10 +964,11 @@ def _better(key: tuple[bool, int, float], chosen: list[int], best: _Best | None,
     or as high with its pips cleaner of dips right beside them (``beside``: see _Seams).
     Two purple dice touching, a 2 above a 1: the 2's lower pip and the 1's, the seam
     between them right beside the 2's pip, made a 2 as sure as the 2's own pips, and the
-    one found first won. (Worked out only for such ties: they are few.)"""
+    one found first won. (Worked out only for ties between two sets of pips: they are few;
+    most ties are one face, proposed by each of its pips.)"""
     if best is None or key > best[0]:
         return True
-    if key < best[0]:
+    if key < best[0] or set(chosen) == set(best[4]):
         return False
     mine, theirs = (float(_seamless(beside, np.array([face]))[0]) for face in (chosen, best[4]))
     return mine > theirs
