@@ -68,18 +68,21 @@ class Launcher:
     def __init__(self, log_dir: Path | None = None) -> None:
         self.log_dir = log_dir
         self.children: list[Child] = []
-        self._previous_sigterm: Any = None
+        self._previous: dict[int, Any] = {}
 
     def __enter__(self) -> Launcher:
-        # SIGTERM (systemd, kill) stops the launcher the same way Ctrl-C does.
-        self._previous_sigterm = signal.signal(signal.SIGTERM, _interrupt)
+        # SIGTERM (systemd, kill) stops the launcher the same way Ctrl-C does. SIGINT is
+        # set too: a shell starts a background job with SIGINT ignored, and Python then
+        # leaves it ignored, so the demo started with `&` would not stop on SIGINT.
+        self._previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
         return self
 
     def __exit__(self, *exc: object) -> None:
         try:
             self.stop()
         finally:
-            signal.signal(signal.SIGTERM, self._previous_sigterm)
+            for sig, handler in self._previous.items():
+                signal.signal(sig, handler)
 
     def start(self, name: str, argv: Sequence[str], *, env: Mapping[str, str] | None = None,
               cwd: Path | None = None, ready: Callable[[], bool] | None = None,

@@ -68,11 +68,14 @@ def test_a_child_that_fails_to_start_is_reported(tmp_path: Path) -> None:
     launcher.stop()
 
 
-@pytest.mark.parametrize("sig, early", [(signal.SIGINT, False), (signal.SIGTERM, False),
-                                        (signal.SIGINT, True)])
+@pytest.mark.parametrize("sig, early, background", [
+    (signal.SIGINT, False, False), (signal.SIGTERM, False, False), (signal.SIGINT, True, False),
+    (signal.SIGINT, False, True), (signal.SIGINT, True, True)])
 def test_ctrl_c_or_sigterm_on_the_launcher_stops_everything(tmp_path: Path, sig: int,
-                                                           early: bool) -> None:
-    # early: the signal comes while children are still being started.
+                                                           early: bool, background: bool) -> None:
+    # early: the signal comes while children are still being started. background: started
+    # with SIGINT ignored, as a shell starts a job with `&` (and as the test runner itself
+    # may have been started), which Python keeps unless told otherwise.
     script = (
         "import sys, time, pathlib\n"
         "from companion.launcher import Launcher\n"
@@ -84,9 +87,11 @@ def test_ctrl_c_or_sigterm_on_the_launcher_stops_everything(tmp_path: Path, sig:
         "    print('waiting', flush=True)\n"
         "    print(l.wait(), flush=True)\n"
     )
+    disposition = signal.SIG_IGN if background else signal.SIG_DFL
     proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path),
                              "early" if early else "late"], cwd=ROOT, stdout=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, disposition))
     assert proc.stdout is not None
     pids = [int(proc.stdout.readline())]
     if not early:
