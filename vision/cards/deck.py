@@ -558,7 +558,7 @@ class _Prints:
     gone, comes out other than in the print, and compared with the prints as taught it
     told neither way. Evened out the same way, the example and a look-alike are what
     the card seen would show if it were either. Made when first asked for (only when
-    the prints as taught leave a slot hidden).
+    the prints as taught leave a slot hidden, or show the look-alike's print).
     """
 
     def __init__(self, faces: Sequence[Face], example: int, covered: np.ndarray) -> None:
