@@ -566,16 +566,21 @@ class _Prints:
         self._example = example
         self._covered = covered
         self._mine: np.ndarray | None = None
+        self._theirs: dict[int, np.ndarray] = {}
+        """Each look-alike's, by its example (one example's look-alikes are so many
+        examples, each once), as both checks of a slot may ask for it."""
 
     def of(self, slots: _Slots) -> tuple[np.ndarray, np.ndarray]:
         """The example's detail and that of ``slots``' look-alike, lined up on it."""
         if self._mine is None:
             self._mine = print_of(self._faces[self._example].colour, self._covered)
         source = slots.source
-        colour = self._faces[source.example].colour
-        if source.turned:
-            colour = cv2.rotate(colour, cv2.ROTATE_180)
-        return self._mine, print_of(_lined_up(colour, source.warp), self._covered)
+        if source.example not in self._theirs:
+            colour = self._faces[source.example].colour
+            if source.turned:
+                colour = cv2.rotate(colour, cv2.ROTATE_180)
+            self._theirs[source.example] = print_of(_lined_up(colour, source.warp), self._covered)
+        return self._mine, self._theirs[source.example]
 
 
 def _lined_up(picture: np.ndarray, warp: np.ndarray) -> np.ndarray:
