@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.dice.pips import (FaceRead, _alike_pips, _drop_side_faces, _Face, _glare, _kmeans, _moments,
-                              _same_face, _seamless, _side_face, _upright_roundness, find_pips)
+                              _same_face, _seamless, _side_face, _trials, _upright_roundness, find_pips)
 
 
 def _ellipse(long: float, short: float, degrees: float) -> np.ndarray:
@@ -279,3 +279,20 @@ def test_pips_are_alike_only_within_one_blob() -> None:
     assert pips.alike[a, b] and pips.alike[b, a] and pips.alike[a, a]
     assert not pips.alike[a, c] and not pips.alike[c, b]
     assert _alike_pips(pips, np.array([a]), np.array([c]))[0]  # (alike in shape all the same)
+
+
+def test_a_proposals_trials_are_made_once_least_typical_pip_trimmed_first() -> None:
+    """Five pips of a face proposed: tried whole, then without the least typical pip (the
+    smallest here), then without the next; the same proposal, asked again as faces are
+    taken out, gets the trials made the first time."""
+    gray = np.full((60, 200), 200, np.uint8)
+    for x, radius in ((20, 6), (50, 6), (80, 6), (110, 5), (140, 4)):
+        cv2.circle(gray, (x, 30), radius, 40, -1)
+    pips = find_pips(gray, np.ones(gray.shape, np.uint8), [(0, 0, 200, 60)], 60.0, dark=True)
+    order = np.argsort(pips.xy[:, 0]).tolist()
+    proposal = tuple(sorted(order))
+    ((_, first),) = _trials(pips, {proposal})
+    assert [len(t) for t in first] == [5, 4, 3]
+    assert first[1] == first[0][:4] and order[4] not in first[1] and order[3] not in first[2]
+    ((_, again),) = _trials(pips, {proposal})
+    assert again is first and pips.trials[proposal] is first

@@ -97,8 +97,14 @@ class Pips:
     @cached_property
     def listed(self) -> tuple[list[float], list[float]]:
         """The short semi-axes and roundnesses as lists, made once: proposals are sorted by
-        them one pip at a time, many times a frame."""
+        them, and groups sifted, one pip at a time, many times a frame."""
         return self.b.tolist(), self.roundness.tolist()
+
+    @cached_property
+    def trials(self) -> dict[tuple[int, ...], list[list[int]]]:
+        """Each proposed set of pips as tried (:func:`_trials`), kept as made: as faces are
+        taken out of a cluster of dice, the same pips propose the same sets again."""
+        return {}
 
     @cached_property
     def alike(self) -> Bools:
@@ -917,7 +923,8 @@ def _unexplained(pips: Pips, grid: Floats, chosen: list[int], others: list[int])
 def _top_like(pips: Pips, group: list[int]) -> list[int]:
     """The pips of a group that may be on a top face: round enough (a side face seen
     almost edge on has pips squashed to slits)."""
-    return [k for k in group if pips.roundness[k] >= 0.45]
+    roundness = pips.listed[1]
+    return [k for k in group if roundness[k] >= 0.45]
 
 
 _Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
@@ -966,17 +973,21 @@ def _patterns(gray: Image, pips: Pips, seams: _Seams, sets: list[list[int]],
 
 def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
     """Each proposed set of pips, least typical pips last, as itself and trimmed of one and
-    of two of those."""
+    of two of those (each proposal's worked out once: :attr:`Pips.trials`)."""
     out = []
     b_all, round_all = pips.listed
+    made = pips.trials
     for proposal in proposals:
-        members = list(proposal)
-        if len(members) > 1:
-            typical = sorted(b_all[k] for k in members)[len(members) // 2]
-            members.sort(key=lambda k: abs(math.log(b_all[k] / typical))
-                         + max(0.0, 0.85 - round_all[k]))
-        top = min(len(members), 6)
-        out.append((proposal, [members[:keep] for keep in range(top, max(0, top - 3), -1)]))
+        trial = made.get(proposal)
+        if trial is None:
+            members = list(proposal)
+            if len(members) > 1:
+                typical = sorted(b_all[k] for k in members)[len(members) // 2]
+                members.sort(key=lambda k: abs(math.log(b_all[k] / typical))
+                             + max(0.0, 0.85 - round_all[k]))
+            top = min(len(members), 6)
+            trial = made[proposal] = [members[:keep] for keep in range(top, max(0, top - 3), -1)]
+        out.append((proposal, trial))
     return out
 
 
@@ -1047,7 +1058,8 @@ def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]]
         reach = 0.75 * pips.side[t[0]]
         near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= reach
         members = np.array(t)
-        proposals = {tuple(sorted(members[row].tolist())) for row in _alike(pips, t, t) & near}
+        # (A group's pips are in order, and so each proposal's.)
+        proposals = {tuple(members[row].tolist()) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
     _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], seen)
     best: list[_Best | None] = []
@@ -1076,14 +1088,14 @@ def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]]
 
 def _face(pips: Pips, chosen: list[int], grid: Floats, score: float, marks: int) -> _Face:
     """A face read from ``chosen`` pips on ``grid``."""
-    centre = grid[:, 2]
-    side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
+    (a, b, cx), (c, d, cy) = grid.tolist()  # (numbers: NumPy's scalars cost more)
+    side = math.sqrt(abs(a * d - b * c)) / 0.26
     mean = _mean(pips.cov[chosen], 0)
     (xx, xy), (_, yy) = mean.tolist()
     low, high = _eig2(xx, xy, yy)
-    read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
+    read = FaceRead(str(len(chosen)), score, (cx, cy), marks, side)
     return _Face(read, int(pips.blob[chosen[0]]), chosen, grid,
-                 float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))), 2 * math.sqrt(max(low, 0.0)),
+                 math.sqrt(max(low, 1e-9) / max(high, 1e-9)), 2 * math.sqrt(max(low, 0.0)),
                  float(pips.side[chosen[0]]), mean / math.sqrt(max(low * high, 1e-12)))
 
 
