@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.pips import (FaceRead, _drop_side_faces, _Face, _glare, _moments, _same_face, _seamless,
-                              _side_face, _upright_roundness, find_pips)
+from vision.dice.pips import (FaceRead, _alike_pips, _drop_side_faces, _Face, _glare, _kmeans, _moments,
+                              _same_face, _seamless, _side_face, _trials, _upright_roundness, find_pips)
 
 
 def _ellipse(long: float, short: float, degrees: float) -> np.ndarray:
@@ -231,3 +231,68 @@ def test_a_seam_right_beside_a_light_pip_is_measured(seam: bool) -> None:
     assert pairs.tolist() == [[0, 1]]
     assert seams.depth[0, 1] == 0.0
     assert (seams.beside[0, 1] > 0.15) == seam
+
+
+def _kmeans_by_numpy(points: np.ndarray, k: int) -> list[int]:
+    """The clusters as NumPy finds them (farthest-point start, Lloyd steps): what the
+    reader's own, on numbers, must match label for label."""
+    d = np.sqrt(((points[:, None] - points[None]) ** 2).sum(2))
+    chosen = [int(np.argmax(d.sum(1)))]
+    for _ in range(k - 1):
+        chosen.append(int(np.argmax(d[chosen].min(0))))
+    labels = np.argmin(d[chosen], 0)
+    for _ in range(3):
+        count = np.maximum(np.bincount(labels, minlength=k), 1)
+        centres = np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
+        moved = np.argmin(((points[:, None] - (centres / count[:, None])[None]) ** 2).sum(2), 1)
+        if (moved == labels).all():
+            break
+        labels = moved
+    return [int(label) for label in labels]
+
+
+def test_pips_split_in_space_as_numpy_splits_them() -> None:
+    """Two faces' pips side by side come apart, and any set of points (pips on a grid,
+    whose distances tie, among them) is split as NumPy's argmin and sums split it."""
+    left, right = [(10.0, 10.0), (14.0, 12.0), (11.0, 15.0)], [(40.0, 11.0), (44.0, 14.0)]
+    labels = _kmeans(np.array(left + right), 2)
+    assert labels[:3] == [labels[0]] * 3 and labels[3:] == [1 - labels[0]] * 2
+    rng = np.random.default_rng(0)
+    for trial in range(300):
+        n = int(rng.integers(2, 12))
+        points = (rng.integers(0, 5, (n, 2)) * 7.5 if trial % 2 else rng.normal(0, 20, (n, 2)))
+        for k in range(2, min(3, n) + 1):
+            assert _kmeans(points.astype(float), k) == _kmeans_by_numpy(points.astype(float), k)
+
+
+def test_pips_are_alike_only_within_one_blob() -> None:
+    """Pips alike in size and shape on one blob are alike; on two blobs they are never
+    asked about together (no face spans two blobs), and are marked unlike."""
+    gray = np.full((60, 200), 200, np.uint8)
+    for x in (20, 45, 150):
+        cv2.circle(gray, (x, 30), 6, 40, -1)
+    body = np.zeros(gray.shape, np.uint8)
+    body[:, :100], body[:, 100:] = 1, 2
+    pips = find_pips(gray, body, [(0, 0, 100, 60), (100, 0, 100, 60)], 46.0, dark=True)
+    order = np.argsort(pips.xy[:, 0])
+    a, b, c = order.tolist()
+    assert pips.alike[a, b] and pips.alike[b, a] and pips.alike[a, a]
+    assert not pips.alike[a, c] and not pips.alike[c, b]
+    assert _alike_pips(pips, np.array([a]), np.array([c]))[0]  # (alike in shape all the same)
+
+
+def test_a_proposals_trials_are_made_once_least_typical_pip_trimmed_first() -> None:
+    """Five pips of a face proposed: tried whole, then without the least typical pip (the
+    smallest here), then without the next; the same proposal, asked again as faces are
+    taken out, gets the trials made the first time."""
+    gray = np.full((60, 200), 200, np.uint8)
+    for x, radius in ((20, 6), (50, 6), (80, 6), (110, 5), (140, 4)):
+        cv2.circle(gray, (x, 30), radius, 40, -1)
+    pips = find_pips(gray, np.ones(gray.shape, np.uint8), [(0, 0, 200, 60)], 60.0, dark=True)
+    order = np.argsort(pips.xy[:, 0]).tolist()
+    proposal = tuple(sorted(order))
+    ((_, first),) = _trials(pips, {proposal})
+    assert [len(t) for t in first] == [5, 4, 3]
+    assert first[1] == first[0][:4] and order[4] not in first[1] and order[3] not in first[2]
+    ((_, again),) = _trials(pips, {proposal})
+    assert again is first and pips.trials[proposal] is first

@@ -225,10 +225,16 @@ def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
     labels = np.zeros(mask.shape, np.int32)
     for i, c in enumerate(contours):
         cv2.drawContours(labels, [c], -1, i + 1, -1)
+    # Each blob's pixels, counted in its box (a frame has a few dozen blobs: cheaper than
+    # counting the whole label image).
+    boxes = [cv2.boundingRect(c) for c in contours]
+    pixels = np.zeros(len(contours) + 1, np.intp)
+    for i, (x, y, bw, bh) in enumerate(boxes):
+        pixels[i + 1] = cv2.countNonZero((labels[y:y + bh, x:x + bw] == i + 1).view(np.uint8))
+    pixels[0] = mask.size - pixels[1:].sum()
     # Keep only blobs with some pixels far from the tray's colour (a die's body or its pips):
     # wood grain and faint stains pass the first threshold but never this one.
     strong = np.bincount(labels[diff > 1.5 * level], minlength=len(contours) + 1)[1:]
-    pixels = np.bincount(labels.ravel(), minlength=len(contours) + 1)
     areas = pixels[1:].astype(float)
     h, w = mask.shape
     shapes = {}
@@ -237,7 +243,7 @@ def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
         if strong[i] >= 3 and areas[i] >= min_area:
             if dist is None:
                 dist = cv2.distanceTransform((labels > 0).view(np.uint8), cv2.DIST_L2, 3)
-            x, y, bw, bh = cv2.boundingRect(c)
+            x, y, bw, bh = boxes[i]
             inside = x > 0 and y > 0 and x + bw < w and y + bh < h
             _, inscribed, _, _ = cv2.minMaxLoc(dist[y:y + bh, x:x + bw],
                                                (labels[y:y + bh, x:x + bw] == i + 1).view(np.uint8))
@@ -435,7 +441,10 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
         counts.append(count)
         sides.append(die / scale)
         lut[label] = len(boxes)
-    return Blobs(lut[labels], boxes, counts, scale, side / scale, sides)
+    # (OpenCV's look-up, where the labels fit a byte, costs a third of NumPy's.)
+    body = (cv2.LUT(labels.astype(np.uint8), np.pad(lut, (0, 256 - len(lut)))) if len(lut) <= 256
+            else lut[labels])
+    return Blobs(body, boxes, counts, scale, side / scale, sides)
 
 
 def split_blob(mask: Image, k: int, side: float) -> list[Image]:

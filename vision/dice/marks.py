@@ -38,7 +38,7 @@ def mark_masks(response: np.ndarray, body: np.ndarray, boxes: list[tuple[int, in
         _, top, _, _ = cv2.minMaxLoc(response[y:y + h, x:x + w],
                                      (body[y:y + h, x:x + w] == b).view(np.uint8))
         for lut, part in zip(luts, shares):
-            lut[b] = int(np.clip(max(MIN_CONTRAST, part * top), 0, 255))
+            lut[b] = int(min(max(MIN_CONTRAST, part * top), 255.0))  # (np.clip costs more, on a number)
     return [cv2.compare(response, cv2.LUT(body, lut), cv2.CMP_GT) // 255 for lut in luts]
 
 

@@ -97,15 +97,25 @@ class Pips:
     @cached_property
     def listed(self) -> tuple[list[float], list[float]]:
         """The short semi-axes and roundnesses as lists, made once: proposals are sorted by
-        them one pip at a time, many times a frame."""
+        them, and groups sifted, one pip at a time, many times a frame."""
         return self.b.tolist(), self.roundness.tolist()
+
+    @cached_property
+    def trials(self) -> dict[tuple[int, ...], list[list[int]]]:
+        """Each proposed set of pips as tried (:func:`_trials`), kept as made: as faces are
+        taken out of a cluster of dice, the same pips propose the same sets again."""
+        return {}
 
     @cached_property
     def alike(self) -> Bools:
         """Which pips have one another's size and shape (n×n bool), worked out once: the
         faces of a cluster of dice are read by asking it again and again. (See
-        :func:`_alike_pips`.)"""
-        return _alike_pips(self, np.arange(len(self))[:, None], np.arange(len(self))[None])
+        :func:`_alike_pips`.) Only pips of one blob are compared, as only they are asked
+        about (a face's pips are all on one blob); pips of two blobs are marked unlike."""
+        i, j = np.nonzero(self.blob[:, None] == self.blob[None])
+        out = np.zeros((len(self), len(self)), bool)
+        out[i, j] = _alike_pips(self, i, j)
+        return out
 
     @cached_property
     def alike_cores(self) -> Bools:
@@ -377,8 +387,12 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     old = np.take(labels, flat)
     # A mark larger than a die holds no pip (as light marks, a white die's face between its
     # pips): left out before its pixels are measured, which would cost more than all the pips.
-    small = (np.bincount(old) <= side * side)[old]
-    xs, ys, old, flat = points[small, 0], points[small, 1], old[small], flat[small]
+    large = np.bincount(old) > side * side
+    if large.any():
+        small = ~large[old]
+        xs, ys, old, flat = points[small, 0], points[small, 1], old[small], flat[small]
+    else:
+        xs, ys = points[:, 0], points[:, 1]
     lab = old
     r = np.take(response, flat).astype(float)
     peak = np.zeros(n)
@@ -439,7 +453,7 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
     return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], _covs(mu20, mu02, mu11, ids),
                 _covs(*painted, ids), peak[ids], fill[ids], outline[ids], at[ids].astype(np.intp),
-                die[ids], grown > 0, response, dark)
+                die[ids], grown.view(bool), response, dark)
 
 
 def _covs(mu20: Floats, mu02: Floats, mu11: Floats, ids: Ints) -> Floats:
@@ -603,9 +617,9 @@ def _turn_places(w: Floats) -> Ints:
 _TURN_PLACES = {v: _turn_places(_CANON_W[v]) for v in range(4, 7)}
 _CANON_ANGLE = {v: np.arctan2(_CANON_W[v][_TURN_PLACES[v], 1], _CANON_W[v][_TURN_PLACES[v], 0])
                 for v in range(4, 7)}
-# Which of the nine grid places each pattern has a pip in.
-_OCCUPIED = {v: np.isin(np.arange(9), [int(y + 1) * 3 + int(x + 1) for x, y in _CANON[v]])
-             for v in range(1, 7)}
+# Which of the nine grid places each pattern has a pip in, by its count of pips (row 0 unused).
+_OCCUPIED = np.array([[False] * 9] + [np.isin(np.arange(9), [int(y + 1) * 3 + int(x + 1) for x, y in _CANON[v]])
+                                      for v in range(1, 7)])
 
 
 @dataclass(frozen=True)
@@ -644,14 +658,17 @@ def _squash(cov: Floats) -> Floats:
 
 
 def _fits(points: Floats, side: Floats, radius: Floats,
-          squash: Floats) -> tuple[Floats, Floats]:
-    """How well sets of ``n`` points (m×n×2: pips of ``radius``, squashed by ``squash``, on
-    dice of ``side``) form the pattern of ``n``, and the grids they sit on (m×2×3: grid
-    units, pips one apart, to pixels). All sets at once: most dice are read in one go."""
+          cov: Floats) -> tuple[Floats, Floats]:
+    """How well sets of ``n`` points (m×n×2: pips of ``radius`` and second moments ``cov``,
+    m×n×2×2, on dice of ``side``) form the pattern of ``n``, and the grids they sit on
+    (m×2×3: grid units, pips one apart, to pixels). All sets at once: most dice are read
+    in one go. (The pips' shapes tell how a face of one to three pips is squashed
+    (:func:`_squash`); four or more pips tell it by where they lie.)"""
     m, n = points.shape[:2]
     rows = np.arange(m)
     centre = _mean(points, 1)
     if n == 1:
+        squash = _squash(cov)
         # A quarter of the face (a die as found shows some of its side faces too: its face
         # is about side / 1.2, see _face_size), or of a face with pips of that size, which
         # is less for the large pip of many dice's 1: the face around it is checked out to
@@ -659,6 +676,7 @@ def _fits(points: Floats, side: Floats, radius: Floats,
         g = np.minimum(0.26 * side / 1.2, 2.2 * radius)
         return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
+        squash = _squash(cov)
         dist = np.hypot(points[:, :, None, 0] - points[:, None, :, 0],
                         points[:, :, None, 1] - points[:, None, :, 1])
         i, j = np.divmod(np.argmax(dist.reshape(m, -1), 1), n)
@@ -689,7 +707,10 @@ def _fits(points: Floats, side: Floats, radius: Floats,
     cost = _dist2(pw[:, None, :, None], rc[:, :, None])  # m × turn × point × place
     perm = np.argmin(cost, 3)
     distinct = _distinct(perm, n)
-    err = _mean(cost.min(3), 2)
+    # Each point's cost at its nearest place, taken where argmin found it (NumPy's min
+    # along so short an axis costs several times as much).
+    nearest = cost.reshape(-1, n)[np.arange(perm.size), perm.ravel()].reshape(perm.shape)
+    err = _mean(nearest, 2)
     err[~distinct] = np.inf
     best = np.argmin(err, 1)
     # The least-squares affine map from the pattern's places to the points. Its normal
@@ -845,10 +866,10 @@ def _checks(gray: Image, pips: Pips, batches: list[tuple[Ints, Floats, Floats]],
     # (A set's row filled up with its first pip: repeated, it changes no check.)
     idx = np.concatenate([np.concatenate([i, np.repeat(i[:, :1], 6 - i.shape[1], 1)], 1)
                           for i, _, _ in batches])
-    occupied = np.concatenate([np.broadcast_to(_OCCUPIED[i.shape[1]], (len(i), 9)) for i, _, _ in batches])
+    n = np.repeat([i.shape[1] for i, _, _ in batches], [len(i) for i, _, _ in batches])
+    occupied, lone = _OCCUPIED[n], n == 1
     contrast = np.concatenate([_mids(pips.contrast[i]) for i, _, _ in batches])
     affine = np.concatenate([a for _, _, a in batches])
-    lone = np.concatenate([np.full(len(i), i.shape[1] == 1) for i, _, _ in batches])
     score = np.concatenate([q for _, q, _ in batches]) * _grid_checks(pips, affine, occupied, contrast, idx)
     plain = np.zeros(len(score))
     for kind in (True, False):
@@ -879,7 +900,7 @@ class _Face:
 def _alike(pips: Pips, chosen: list[int], others: list[int]) -> Bools:
     """Which of ``others`` have the size and shape of each ``chosen`` pip: a bool matrix,
     chosen × others."""
-    return pips.alike[np.ix_(chosen, others)]
+    return pips.alike[chosen][:, others]  # (np.ix_ costs more, for the few pips asked about)
 
 
 def _unexplained(pips: Pips, grid: Floats, chosen: list[int], others: list[int]) -> int:
@@ -902,7 +923,8 @@ def _unexplained(pips: Pips, grid: Floats, chosen: list[int], others: list[int])
 def _top_like(pips: Pips, group: list[int]) -> list[int]:
     """The pips of a group that may be on a top face: round enough (a side face seen
     almost edge on has pips squashed to slits)."""
-    return [k for k in group if pips.roundness[k] >= 0.45]
+    roundness = pips.listed[1]
+    return [k for k in group if roundness[k] >= 0.45]
 
 
 _Best = tuple[tuple[bool, int, float], float, int, _Fit, list[int]]
@@ -916,20 +938,26 @@ def _patterns(gray: Image, pips: Pips, seams: _Seams, sets: list[list[int]],
     coming up again as faces are taken out, are not fitted twice."""
     todo: dict[int, list[list[int]]] = {}
     for chosen in sets:
-        if frozenset(chosen) not in seen:
+        key = frozenset(chosen)
+        if key not in seen:
             todo.setdefault(len(chosen), []).append(chosen)
-            seen[frozenset(chosen)] = None
+            seen[key] = None
     batches: list[tuple[list[list[int]], Ints, Floats, Floats]] = []
     for n, same in todo.items():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], pips.side[idx[:, 0]], _mids(pips.a[idx]),
-                                _squash(pips.cov[idx]))
-        quality = quality * _discs(pips, idx) * _seamless(seams.depth, idx)
+                                pips.cov[idx])
         # A face less sure than 0.1 is none (_read_groups): the checks, each only lowering
-        # the score, stop at a set that cannot reach it.
+        # the score, stop at a set that cannot reach it (most sets fit no pattern, and are
+        # not checked further).
         fitted = np.nonzero(quality >= 0.1)[0]
+        if not fitted.size:
+            continue
+        quality = quality[fitted] * _discs(pips, idx[fitted]) * _seamless(seams.depth, idx[fitted])
+        sure = quality >= 0.1
+        fitted, quality = fitted[sure], quality[sure]
         if fitted.size:
-            batches.append(([same[k] for k in fitted.tolist()], idx[fitted], quality[fitted], affine[fitted]))
+            batches.append(([same[k] for k in fitted.tolist()], idx[fitted], quality, affine[fitted]))
     if not batches:
         return
     score, plain = _checks(gray, pips, [(idx, q, a) for _, idx, q, a in batches], floor=0.1)
@@ -945,17 +973,21 @@ def _patterns(gray: Image, pips: Pips, seams: _Seams, sets: list[list[int]],
 
 def _trials(pips: Pips, proposals: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], list[list[int]]]]:
     """Each proposed set of pips, least typical pips last, as itself and trimmed of one and
-    of two of those."""
+    of two of those (each proposal's worked out once: :attr:`Pips.trials`)."""
     out = []
     b_all, round_all = pips.listed
+    made = pips.trials
     for proposal in proposals:
-        members = list(proposal)
-        if len(members) > 1:
-            typical = sorted(b_all[k] for k in members)[len(members) // 2]
-            members.sort(key=lambda k: abs(math.log(b_all[k] / typical))
-                         + max(0.0, 0.85 - round_all[k]))
-        top = min(len(members), 6)
-        out.append((proposal, [members[:keep] for keep in range(top, max(0, top - 3), -1)]))
+        trial = made.get(proposal)
+        if trial is None:
+            members = list(proposal)
+            if len(members) > 1:
+                typical = sorted(b_all[k] for k in members)[len(members) // 2]
+                members.sort(key=lambda k: abs(math.log(b_all[k] / typical))
+                             + max(0.0, 0.85 - round_all[k]))
+            top = min(len(members), 6)
+            trial = made[proposal] = [members[:keep] for keep in range(top, max(0, top - 3), -1)]
+        out.append((proposal, trial))
     return out
 
 
@@ -1026,7 +1058,8 @@ def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]]
         reach = 0.75 * pips.side[t[0]]
         near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= reach
         members = np.array(t)
-        proposals = {tuple(sorted(members[row].tolist())) for row in _alike(pips, t, t) & near}
+        # (A group's pips are in order, and so each proposal's.)
+        proposals = {tuple(members[row].tolist()) for row in _alike(pips, t, t) & near}
         trials.append(_trials(pips, proposals))
     _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], seen)
     best: list[_Best | None] = []
@@ -1041,8 +1074,8 @@ def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]]
                 points = pips.xy[list(proposal)]
                 for k in range(2, min(3, len(proposal)) + 1):
                     labels = _kmeans(points, k)
-                    parts.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
-                                 for j in range(k) if (labels == j).any())
+                    parts.update(part for j in range(k)
+                                 if (part := tuple(p for p, label in zip(proposal, labels) if label == j)))
         split.append(_trials(pips, parts - {p for p, _ in trial}))
     _patterns(gray, pips, seams, [c for trial in split for _, cs in trial for c in cs], seen)
     for i, (t, trial) in enumerate(zip(tops, split)):
@@ -1055,14 +1088,14 @@ def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]]
 
 def _face(pips: Pips, chosen: list[int], grid: Floats, score: float, marks: int) -> _Face:
     """A face read from ``chosen`` pips on ``grid``."""
-    centre = grid[:, 2]
-    side = float(np.sqrt(abs(grid[0, 0] * grid[1, 1] - grid[0, 1] * grid[1, 0]))) / 0.26
+    (a, b, cx), (c, d, cy) = grid.tolist()  # (numbers: NumPy's scalars cost more)
+    side = math.sqrt(abs(a * d - b * c)) / 0.26
     mean = _mean(pips.cov[chosen], 0)
     (xx, xy), (_, yy) = mean.tolist()
     low, high = _eig2(xx, xy, yy)
-    read = FaceRead(str(len(chosen)), score, (float(centre[0]), float(centre[1])), marks, side)
+    read = FaceRead(str(len(chosen)), score, (cx, cy), marks, side)
     return _Face(read, int(pips.blob[chosen[0]]), chosen, grid,
-                 float(np.sqrt(max(low, 1e-9) / max(high, 1e-9))), 2 * math.sqrt(max(low, 0.0)),
+                 math.sqrt(max(low, 1e-9) / max(high, 1e-9)), 2 * math.sqrt(max(low, 0.0)),
                  float(pips.side[chosen[0]]), mean / math.sqrt(max(low * high, 1e-12)))
 
 
@@ -1082,7 +1115,7 @@ def _read_clean(gray: Image, pips: Pips,
     for same in by_size.values():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], pips.side[idx[:, 0]], _mids(pips.a[idx]),
-                                _squash(pips.cov[idx]))
+                                pips.cov[idx])
         batches.append((idx, quality * _discs(pips, idx), affine))
     if not batches:
         return [], rest
@@ -1206,19 +1239,31 @@ def _drop_side_faces(faces: list[_Face], count: int, *,
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
-def _kmeans(points: Floats, k: int) -> Ints:
-    """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps."""
+def _kmeans(points: Floats, k: int) -> list[int]:
+    """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps.
+    (On numbers past the distances and their sums, which NumPy sums its own way: a
+    proposal has a few pips, too few for NumPy's calls to pay, and a frame has dozens.)"""
     d = np.sqrt(_dist2(points[:, None], points[None]))
-    chosen = [int(np.argmax(d.sum(1)))]
+    total, rows = d.sum(1).tolist(), d.tolist()
+    chosen = [total.index(max(total))]
     for _ in range(k - 1):
-        chosen.append(int(np.argmax(d[chosen].min(0))))
-    labels: Ints = np.argmin(d[chosen], 0)
+        nearest = [min(column) for column in zip(*(rows[c] for c in chosen))]
+        chosen.append(nearest.index(max(nearest)))
+    # (Each point's nearest centre: the first of the nearest, as NumPy's argmin.)
+    labels = [ds.index(min(ds)) for ds in zip(*(rows[c] for c in chosen))]
+    xs, ys = points[:, 0].tolist(), points[:, 1].tolist()
     for _ in range(3):
-        count = np.maximum(np.bincount(labels, minlength=k), 1)
-        centres = (np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
-                   / count[:, None])
-        moved: Ints = np.argmin(_dist2(points[:, None], centres[None]), 1)
-        if (moved == labels).all():
+        count, sum_x, sum_y = [0] * k, [0.0] * k, [0.0] * k
+        for label, x, y in zip(labels, xs, ys):
+            count[label] += 1
+            sum_x[label] += x
+            sum_y[label] += y
+        centres = [(sx / max(n, 1), sy / max(n, 1)) for sx, sy, n in zip(sum_x, sum_y, count)]
+        moved = []
+        for x, y in zip(xs, ys):
+            ds = [(x - cx) * (x - cx) + (y - cy) * (y - cy) for cx, cy in centres]
+            moved.append(ds.index(min(ds)))
+        if moved == labels:
             break
         labels = moved
     return labels
@@ -1244,10 +1289,12 @@ def _read_clusters(gray: Image, pips: Pips, seams: _Seams,
             # Every pip on the face goes with it (it fits no other face); a lone pip's face
             # has none but it (its grid is checked empty).
             rest = rests[i]
-            inverse = np.linalg.inv(face.grid[:, :2])
-            at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
-            on: Bools = np.all(np.abs(at) <= 1.6, 1) & (len(face.pips) > 1)
-            rests[i] = [k for k, o in zip(rest, on) if not o and k not in face.pips]
+            if len(face.pips) > 1:
+                inverse = np.linalg.inv(face.grid[:, :2])
+                at = (pips.xy[rest] - face.grid[:, 2]) @ inverse.T
+                on: Bools = np.all(np.abs(at) <= 1.6, 1)
+                rest = [k for k, o in zip(rest, on) if not o]
+            rests[i] = [k for k in rest if k not in face.pips]
             # What is left holds another face only if some pip there is like this face's
             # (a side face's pips are squashed another way).
             if rests[i] and _alike(pips, face.pips, rests[i]).any():

@@ -1,0 +1,45 @@
+"""Finding the dice: each blob's pixels counted in its own box, and the blobs' label image."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dice.find import _label, find_blobs
+
+
+def test_each_blobs_pixels_are_counted_with_its_holes_filled() -> None:
+    """A blob's pixels are those of its outline filled (a die's pips are part of it), and
+    the tray's are all the others, as if the label image were counted whole."""
+    mask = np.zeros((60, 90), np.uint8)
+    cv2.rectangle(mask, (5, 5), (25, 25), 255, -1)
+    cv2.circle(mask, (15, 15), 4, 0, -1)  # a pip: a hole in the blob
+    cv2.rectangle(mask, (40, 0), (60, 20), 255, -1)  # at the frame's edge
+    cv2.rectangle(mask, (70, 40), (72, 42), 255, -1)  # a speck
+    diff = mask.astype(np.float32)
+    contours, labels, pixels, _ = _label(mask, diff, 20.0, 4.0)
+    assert len(contours) == 3
+    assert pixels.tolist() == np.bincount(labels.ravel(), minlength=4).tolist()
+    assert sorted(pixels[1:].tolist()) == [9, 21 * 21, 21 * 21]
+
+
+@pytest.mark.parametrize("specks", [0, 400])
+def test_blobs_labels_name_the_kept_blobs_however_many_specks(specks: int) -> None:
+    """The work image's labels give each blob kept its number (one more than its index)
+    and the rest 0: by a byte-sized look-up where the blobs found are few, else (over 300
+    specks of grit found as blobs, and dropped as too small) by NumPy's."""
+    rng = np.random.default_rng(1)
+    frame = np.full((360, 640, 3), 120, np.uint8)
+    for _ in range(specks):
+        x, y = int(rng.integers(0, 620)), int(rng.integers(200, 350))
+        frame[y:y + 3, x:x + 3] = 250
+    for x in (100, 300, 500):
+        cv2.rectangle(frame, (x, 60), (x + 40, 100), (250, 250, 250), -1)
+    blobs = find_blobs(frame)
+    assert len(blobs) == 3 and blobs.labels.dtype == np.uint8
+    for k, (x, y, w, h) in enumerate(blobs.boxes):
+        inside = blobs.labels[y:y + h, x:x + w]
+        assert (inside == k + 1).mean() > 0.9
+        assert (blobs.labels == k + 1).sum() == (inside == k + 1).sum()
+    assert set(np.unique(blobs.labels).tolist()) == {0, 1, 2, 3}
