@@ -1004,6 +1004,36 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
     return best
 
 
+def _unbroken(depth: Floats) -> Bools:
+    """For each of a group's pips, the pips on its face as far as the face between them
+    is unbroken (``depth``: the group's seams, n×n): a bool matrix, pip × pips.
+
+    A pip's pips within a face's reach are its face's only while the die's size is right
+    and no die touches it: a die's size is estimated, and a 4's far pip, 0.74 of a die
+    away, lies beyond the reach of a die taken a tenth too small (two 4s touching read as
+    a 2); a die touching it has pips within reach (a 6 beside a 4 and a 2 read as a 5 of
+    pips of all three). The face between two pips of one face does not dip at all (no
+    seam, a few grey levels of noise), where between dice touching it mostly does, if only
+    a little: the pips joined to a pip so, however far, are its face's too. A pip beyond
+    the next on a face dips (the next pip lies on the way: a 5's far corner, past its
+    middle), so a pip joined so to two or more of them is taken in as well, until none is
+    left: else a part of a face is proposed, which may fit another pattern (four of a
+    6's pips, seen at a slant, a 4).
+    """
+    joined: Bools = depth == 0.0
+    np.fill_diagonal(joined, True)
+    if len(depth) <= 3:
+        return joined  # (none is joined to two of a pip's pips and not to it: none to add)
+    links = joined.astype(np.intp)
+    rows = joined
+    for _ in range(len(depth)):
+        grown: Bools = rows | (rows.astype(np.intp) @ links >= 2)
+        if (grown == rows).all():
+            break
+        rows = grown
+    return rows
+
+
 def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]],
                  seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
     """The best die face each group of pips makes (or None), all groups at once.
@@ -1012,35 +1042,42 @@ def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]]
     face's too, or a dark gap between dice passing for a pip. So each pip proposes the
     pips like it within a face's reach, dropping the least typical ones if they fit no
     pattern; when no proposal is surely a face, those that are not split in space (the pips
-    of dice side by side are alike too). The face that fits best wins.
+    of dice side by side are alike too). Each pip also proposes the pips it is joined to
+    with the face unbroken between them (:func:`_unbroken`). The face that fits best wins.
     """
     tops: list[list[int]] = []
     trials: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
+    reached: list[set[tuple[int, ...]]] = []  # each group's proposals by reach
     for group in groups:
         t = _top_like(pips, group)
         tops.append(t)
         if not t:
             trials.append([])
+            reached.append(set())
             continue
         xy = pips.xy[t]
         reach = 0.75 * pips.side[t[0]]
         near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= reach
         members = np.array(t)
-        proposals = {tuple(sorted(members[row].tolist())) for row in _alike(pips, t, t) & near}
-        trials.append(_trials(pips, proposals))
+        by_reach = {tuple(sorted(members[row].tolist())) for row in _alike(pips, t, t) & near}
+        reached.append(by_reach)
+        unbroken = _unbroken(seams.depth[members[:, None], members])
+        trials.append(_trials(pips, by_reach | {tuple(sorted(members[row].tolist())) for row in unbroken}))
     _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], seen)
     best: list[_Best | None] = []
     split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
-    for t, trial in zip(tops, trials):
+    for t, trial, by_reach in zip(tops, trials, reached):
         failed: set[tuple[int, ...]] = set()
         b = _best_face(pips, trial, t, seen, seams.beside, failed)
         best.append(b)
         parts: set[tuple[int, ...]] = set()
-        if b is None or b[1] < 0.8 or not any(len(p) == b[2] for p, _ in trial):
+        # Split unless the best face is a proposal by reach, whole: a part of one may
+        # leave a better face, and so may a face proposed only as unbroken (black dice
+        # touching show no seam between them: the face is unbroken across it).
+        if (b is None or b[1] < 0.8 or not any(len(p) == b[2] for p in by_reach)
+                or not any(set(b[4]) <= set(p) for p in by_reach)):
             for proposal in failed:
-                points = pips.xy[list(proposal)]
-                for k in range(2, min(3, len(proposal)) + 1):
-                    labels = _kmeans(points, k)
+                for k, labels in enumerate(_kmeans(pips.xy[list(proposal)], min(3, len(proposal))), 2):
                     parts.update(tuple(sorted(np.array(proposal)[labels == j].tolist()))
                                  for j in range(k) if (labels == j).any())
         split.append(_trials(pips, parts - {p for p, _ in trial}))
@@ -1206,22 +1243,26 @@ def _drop_side_faces(faces: list[_Face], count: int, *,
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
-def _kmeans(points: Floats, k: int) -> Ints:
-    """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps."""
+def _kmeans(points: Floats, most: int) -> list[Ints]:
+    """Labels of ``points`` in 2, 3 ... ``most`` clusters: farthest-point start, a few
+    Lloyd steps. (Each start takes the one before and a point more: the distances between
+    the points serve them all.)"""
     d = np.sqrt(_dist2(points[:, None], points[None]))
     chosen = [int(np.argmax(d.sum(1)))]
-    for _ in range(k - 1):
+    out = []
+    for k in range(2, most + 1):
         chosen.append(int(np.argmax(d[chosen].min(0))))
-    labels: Ints = np.argmin(d[chosen], 0)
-    for _ in range(3):
-        count = np.maximum(np.bincount(labels, minlength=k), 1)
-        centres = (np.stack([np.bincount(labels, points[:, 0], k), np.bincount(labels, points[:, 1], k)], 1)
-                   / count[:, None])
-        moved: Ints = np.argmin(_dist2(points[:, None], centres[None]), 1)
-        if (moved == labels).all():
-            break
-        labels = moved
-    return labels
+        labels: Ints = np.argmin(d[chosen], 0)
+        for _ in range(3):
+            count = np.maximum(np.bincount(labels, minlength=k), 1)
+            centres = (np.stack([np.bincount(labels, points[:, 0], k),
+                                 np.bincount(labels, points[:, 1], k)], 1) / count[:, None])
+            moved: Ints = np.argmin(_dist2(points[:, None], centres[None]), 1)
+            if (moved == labels).all():
+                break
+            labels = moved
+        out.append(labels)
+    return out
 
 
 def _read_clusters(gray: Image, pips: Pips, seams: _Seams,
@@ -1249,8 +1290,12 @@ def _read_clusters(gray: Image, pips: Pips, seams: _Seams,
             on: Bools = np.all(np.abs(at) <= 1.6, 1) & (len(face.pips) > 1)
             rests[i] = [k for k, o in zip(rest, on) if not o and k not in face.pips]
             # What is left holds another face only if some pip there is like this face's
-            # (a side face's pips are squashed another way).
-            if rests[i] and _alike(pips, face.pips, rests[i]).any():
+            # (a side face's pips are squashed another way), or rounder than its pips, as
+            # a top face's are than a side face's (_side_face): the face taken out may be
+            # a side face, read first for its many pips (the front faces of a row of dice
+            # touching, 5s and 6s, before their top faces, a 1 to a 4).
+            if rests[i] and (_alike(pips, face.pips, rests[i]).any()
+                             or float(pips.roundness[rests[i]].max()) > face.flat + 0.1):
                 still.append(i)
         active = still
     return faces
