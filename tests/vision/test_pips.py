@@ -253,16 +253,18 @@ def _kmeans_by_numpy(points: np.ndarray, k: int) -> list[int]:
 
 def test_pips_split_in_space_as_numpy_splits_them() -> None:
     """Two faces' pips side by side come apart, and any set of points (pips on a grid,
-    whose distances tie, among them) is split as NumPy's argmin and sums split it."""
+    whose distances tie, among them) is split into two and three as NumPy's argmin and
+    sums split it, each number of clusters as if worked out alone."""
     left, right = [(10.0, 10.0), (14.0, 12.0), (11.0, 15.0)], [(40.0, 11.0), (44.0, 14.0)]
-    labels = _kmeans(np.array(left + right), 2)
+    labels, = _kmeans(np.array(left + right), 2)
     assert labels[:3] == [labels[0]] * 3 and labels[3:] == [1 - labels[0]] * 2
     rng = np.random.default_rng(0)
     for trial in range(300):
         n = int(rng.integers(2, 12))
         points = (rng.integers(0, 5, (n, 2)) * 7.5 if trial % 2 else rng.normal(0, 20, (n, 2)))
-        for k in range(2, min(3, n) + 1):
-            assert _kmeans(points.astype(float), k) == _kmeans_by_numpy(points.astype(float), k)
+        most = min(3, n)
+        assert _kmeans(points.astype(float), most) == [
+            _kmeans_by_numpy(points.astype(float), k) for k in range(2, most + 1)]
 
 
 def test_pips_are_alike_only_within_one_blob() -> None:

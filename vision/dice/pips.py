@@ -1036,6 +1036,36 @@ def _best_face(pips: Pips, trials: list[tuple[tuple[int, ...], list[list[int]]]]
     return best
 
 
+def _unbroken(depth: Floats) -> Bools:
+    """For each of a group's pips, the pips on its face as far as the face between them
+    is unbroken (``depth``: the group's seams, n×n): a bool matrix, pip × pips.
+
+    A pip's pips within a face's reach are its face's only while the die's size is right
+    and no die touches it: a die's size is estimated, and a 4's far pip, 0.74 of a die
+    away, lies beyond the reach of a die taken a tenth too small (two 4s touching read as
+    a 2); a die touching it has pips within reach (a 6 beside a 4 and a 2 read as a 5 of
+    pips of all three). The face between two pips of one face does not dip at all (no
+    seam, a few grey levels of noise), where between dice touching it mostly does, if only
+    a little: the pips joined to a pip so, however far, are its face's too. A pip beyond
+    the next on a face dips (the next pip lies on the way: a 5's far corner, past its
+    middle), so a pip joined so to two or more of them is taken in as well, until none is
+    left: else a part of a face is proposed, which may fit another pattern (four of a
+    6's pips, seen at a slant, a 4).
+    """
+    joined: Bools = depth == 0.0
+    np.fill_diagonal(joined, True)
+    if len(depth) <= 3:
+        return joined  # (none is joined to two of a pip's pips and not to it: none to add)
+    links = joined.astype(np.intp)
+    rows = joined
+    for _ in range(len(depth)):
+        grown: Bools = rows | (rows.astype(np.intp) @ links >= 2)
+        if (grown == rows).all():
+            break
+        rows = grown
+    return rows
+
+
 def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]],
                  seen: dict[frozenset[int], tuple[_Fit, float] | None]) -> list[_Face | None]:
     """The best die face each group of pips makes (or None), all groups at once.
@@ -1044,36 +1074,43 @@ def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]]
     face's too, or a dark gap between dice passing for a pip. So each pip proposes the
     pips like it within a face's reach, dropping the least typical ones if they fit no
     pattern; when no proposal is surely a face, those that are not split in space (the pips
-    of dice side by side are alike too). The face that fits best wins.
+    of dice side by side are alike too). Each pip also proposes the pips it is joined to
+    with the face unbroken between them (:func:`_unbroken`). The face that fits best wins.
     """
     tops: list[list[int]] = []
     trials: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
+    reached: list[set[tuple[int, ...]]] = []  # each group's proposals by reach
     for group in groups:
         t = _top_like(pips, group)
         tops.append(t)
         if not t:
             trials.append([])
+            reached.append(set())
             continue
         xy = pips.xy[t]
         reach = 0.75 * pips.side[t[0]]
         near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) <= reach
         members = np.array(t)
         # (A group's pips are in order, and so each proposal's.)
-        proposals = {tuple(members[row].tolist()) for row in _alike(pips, t, t) & near}
-        trials.append(_trials(pips, proposals))
+        by_reach = {tuple(members[row].tolist()) for row in _alike(pips, t, t) & near}
+        reached.append(by_reach)
+        unbroken = _unbroken(seams.depth[members[:, None], members])
+        trials.append(_trials(pips, by_reach | {tuple(members[row].tolist()) for row in unbroken}))
     _patterns(gray, pips, seams, [c for trial in trials for _, cs in trial for c in cs], seen)
     best: list[_Best | None] = []
     split: list[list[tuple[tuple[int, ...], list[list[int]]]]] = []
-    for t, trial in zip(tops, trials):
+    for t, trial, by_reach in zip(tops, trials, reached):
         failed: set[tuple[int, ...]] = set()
         b = _best_face(pips, trial, t, seen, seams.beside, failed)
         best.append(b)
         parts: set[tuple[int, ...]] = set()
-        if b is None or b[1] < 0.8 or not any(len(p) == b[2] for p, _ in trial):
+        # Split unless the best face is a proposal by reach, whole: a part of one may
+        # leave a better face, and so may a face proposed only as unbroken (black dice
+        # touching show no seam between them: the face is unbroken across it).
+        if (b is None or b[1] < 0.8 or not any(len(p) == b[2] for p in by_reach)
+                or not any(set(b[4]) <= set(p) for p in by_reach)):
             for proposal in failed:
-                points = pips.xy[list(proposal)]
-                for k in range(2, min(3, len(proposal)) + 1):
-                    labels = _kmeans(points, k)
+                for k, labels in enumerate(_kmeans(pips.xy[list(proposal)], min(3, len(proposal))), 2):
                     parts.update(part for j in range(k)
                                  if (part := tuple(p for p, label in zip(proposal, labels) if label == j)))
         split.append(_trials(pips, parts - {p for p, _ in trial}))
@@ -1239,34 +1276,38 @@ def _drop_side_faces(faces: list[_Face], count: int, *,
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
-def _kmeans(points: Floats, k: int) -> list[int]:
-    """Labels of ``points`` in ``k`` clusters: farthest-point start, a few Lloyd steps.
-    (On numbers past the distances and their sums, which NumPy sums its own way: a
-    proposal has a few pips, too few for NumPy's calls to pay, and a frame has dozens.)"""
+def _kmeans(points: Floats, most: int) -> list[list[int]]:
+    """Labels of ``points`` in 2, 3 ... ``most`` clusters: farthest-point start, a few
+    Lloyd steps. (Each start takes the one before and a point more: the distances between
+    the points serve them all. On numbers past the distances and their sums, which NumPy
+    sums its own way: a proposal has a few pips, too few for NumPy's calls to pay, and a
+    frame has dozens.)"""
     d = np.sqrt(_dist2(points[:, None], points[None]))
     total, rows = d.sum(1).tolist(), d.tolist()
+    xs, ys = points[:, 0].tolist(), points[:, 1].tolist()
     chosen = [total.index(max(total))]
-    for _ in range(k - 1):
+    out = []
+    for k in range(2, most + 1):
         nearest = [min(column) for column in zip(*(rows[c] for c in chosen))]
         chosen.append(nearest.index(max(nearest)))
-    # (Each point's nearest centre: the first of the nearest, as NumPy's argmin.)
-    labels = [ds.index(min(ds)) for ds in zip(*(rows[c] for c in chosen))]
-    xs, ys = points[:, 0].tolist(), points[:, 1].tolist()
-    for _ in range(3):
-        count, sum_x, sum_y = [0] * k, [0.0] * k, [0.0] * k
-        for label, x, y in zip(labels, xs, ys):
-            count[label] += 1
-            sum_x[label] += x
-            sum_y[label] += y
-        centres = [(sx / max(n, 1), sy / max(n, 1)) for sx, sy, n in zip(sum_x, sum_y, count)]
-        moved = []
-        for x, y in zip(xs, ys):
-            ds = [(x - cx) * (x - cx) + (y - cy) * (y - cy) for cx, cy in centres]
-            moved.append(ds.index(min(ds)))
-        if moved == labels:
-            break
-        labels = moved
-    return labels
+        # (Each point's nearest centre: the first of the nearest, as NumPy's argmin.)
+        labels = [ds.index(min(ds)) for ds in zip(*(rows[c] for c in chosen))]
+        for _ in range(3):
+            count, sum_x, sum_y = [0] * k, [0.0] * k, [0.0] * k
+            for label, x, y in zip(labels, xs, ys):
+                count[label] += 1
+                sum_x[label] += x
+                sum_y[label] += y
+            centres = [(sx / max(n, 1), sy / max(n, 1)) for sx, sy, n in zip(sum_x, sum_y, count)]
+            moved = []
+            for x, y in zip(xs, ys):
+                ds = [(x - cx) * (x - cx) + (y - cy) * (y - cy) for cx, cy in centres]
+                moved.append(ds.index(min(ds)))
+            if moved == labels:
+                break
+            labels = moved
+        out.append(labels)
+    return out
 
 
 def _read_clusters(gray: Image, pips: Pips, seams: _Seams,
@@ -1296,8 +1337,12 @@ def _read_clusters(gray: Image, pips: Pips, seams: _Seams,
                 rest = [k for k, o in zip(rest, on) if not o]
             rests[i] = [k for k in rest if k not in face.pips]
             # What is left holds another face only if some pip there is like this face's
-            # (a side face's pips are squashed another way).
-            if rests[i] and _alike(pips, face.pips, rests[i]).any():
+            # (a side face's pips are squashed another way), or rounder than its pips, as
+            # a top face's are than a side face's (_side_face): the face taken out may be
+            # a side face, read first for its many pips (the front faces of a row of dice
+            # touching, 5s and 6s, before their top faces, a 1 to a 4).
+            if rests[i] and (_alike(pips, face.pips, rests[i]).any()
+                             or float(pips.roundness[rests[i]].max()) > face.flat + 0.1):
                 still.append(i)
         active = still
     return faces
