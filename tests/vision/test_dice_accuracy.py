@@ -19,10 +19,10 @@ from benchmarks.vision_dice import (PIP_NAMES, WEBCAM, corrected, rendered_set, 
 from tests.vision.conftest import RUNE_STYLE
 from vision.cli import main
 from vision.dice.faces import TaughtFaces, face_shapes
-from vision.dice.find import find_blobs
+from vision.dice.find import find_blobs, pip_side
 from vision.dice.reader import DiceReader
 from vision.dice.render import DIE_STYLES, Scene, render_scene, write_face_folder
-from vision.evaluate import Score, read_yolo
+from vision.evaluate import Labelled, Score, read_yolo
 
 
 def test_webcam_photos() -> None:
@@ -382,6 +382,31 @@ def test_black_dice_on_dark_wood_are_found_by_their_bodies(tmp_path: Path) -> No
         result, _ = score(DiceReader(faces), rendered_set(range(6009, 6010), kind="runes",
                                                           style=black, width=width, height=height))
         assert (result.truths, result.correct, result.detections) == (4, 4, 4), width
+
+
+def test_black_pip_dice_on_dark_wood_are_found_round_their_pips() -> None:
+    """Five black pip dice on dark wood (640×480): their bodies stand out from it by under
+    the faintest difference counted, so only their pips were found, the die size was learnt
+    from them (8 px for dice some 45 px a side) and no die was read. Each pip is ringed by
+    its die's body, and the die is found round it."""
+    black = next(style for style in DIE_STYLES if style.name == "black")
+    scene = render_scene(30029, width=640, height=480, style=black, surface="wood")
+    assert 35 < find_blobs(scene.image).side < 55
+    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    assert (result.truths, result.correct, result.detections) == (5, 5, 5)
+
+
+@pytest.mark.parametrize(("seed", "dice"), [(30095, 10), (30110, 12)])
+def test_a_cluster_of_dice_taken_for_one_die_is_read_at_its_pips_size(seed: int, dice: int) -> None:
+    """Dice thrown nearly all touching (640×480): ten red dice on felt in one blob, twelve
+    ivory dice on wood in two. The die size was learnt as a whole blob's (124-127 px for
+    dice some 55 px a side), their pips were too small to read at it, and no die was read.
+    The pips tell the size (49-53 px): the blobs are read again at it."""
+    scene = render_scene(seed, width=640, height=480, touching=0.95)
+    blobs = find_blobs(scene.image)
+    assert (side := pip_side(scene.image, blobs)) is not None and side < 0.7 * blobs.side
+    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    assert (result.truths, result.correct, result.detections) == (dice, dice, dice)
 
 
 def test_a_speck_of_ink_between_dice_is_no_die(rune_faces: TaughtFaces) -> None:

@@ -6,7 +6,8 @@ and hands each blob to the reader as a region of the full-size frame.
 
 The size of a die is learnt from the frame itself: the median area of the blobs that look
 like single dice (solid and square). A blob about ``k`` times that area holds ``k`` dice
-touching. The pip reader separates them by their faces; :func:`find_dice` (for readers
+touching. Where the blobs' areas mislead (a cluster of dice as solid and square as one
+die), the pips tell the size (:func:`pip_side`, asked by the reader). The pip reader separates them by their faces; :func:`find_dice` (for readers
 that need one region per die, such as taught faces) splits it around the ``k`` strongest
 peaks of its distance transform.
 """
@@ -20,10 +21,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.dice.marks import mark_mask, mark_response
 from vision.tray import FAINTEST, Tray, foreground, grow
 
-__all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "shrink",
-           "split_blob"]
+__all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "pip_side",
+           "shrink", "split_blob"]
 
 WORK_SIDE = 640
 MAX_DICE = 64
@@ -32,6 +34,9 @@ FAR = 0.12  # of a die's area: the least a die farther off than the others may f
 _BODY = 0.3  # of the split between tray and dice: what a die found by its marks stands out by
 _RINGED = 0.8  # the least share of a mark's ring that stands out so (_bodies)
 _REACH = 3  # a die found by its marks lies within this many times their size of them (_bodies)
+_PIPS_A_SIDE = 8.0  # a die's side over the square root of its pips' area (pip_side)
+_PIP_SHARE = 0.5  # of a blob's strongest mark: its pips' outline, measured (pip_side)
+_ROUND = 0.75  # the least share of marks ringed by a body that are round, for pips (_pip_bodies)
 
 # Frames, masks and label images (uint8 here), typed as OpenCV's functions give them back.
 Image = NDArray[np.integer[Any] | np.floating[Any]]
@@ -356,6 +361,50 @@ def _bodies(mask: Image, diff: NDArray[np.float32], level: float, contours: list
     return fuller
 
 
+def _round(w: NDArray[Any], h: NDArray[Any], area: NDArray[Any]) -> NDArray[np.bool_]:
+    """Which marks (by their bounding boxes' ``w`` and ``h`` and their ``area``) are round
+    like pips: filling most of their box, and their box nearly square."""
+    round_: NDArray[np.bool_] = (area >= 0.6 * w * h) & (np.minimum(w, h) >= 0.7 * np.maximum(w, h))
+    return round_
+
+
+def _pip_bodies(mask: Image, diff: NDArray[np.float32], level: float) -> Image | None:
+    """The mask with the dice around pips that stand out alone, or None if there are none.
+
+    Black dice on dark wood can stand out from it by less than the faintest difference
+    that counts: only their pips are found, each too small for a die, and the die size
+    would be learnt from the pips. A pip on such a die is ringed by the die's body, which
+    stands out by over ``_BODY`` of the split (:func:`_ringed`), where a speck of the
+    tray is not; and pips are round (0.84-0.98 of such marks on black dice, under 0.6 on
+    a patterned cloth, whose weave is ringed too). The die is the pixels that stand out
+    by half as much as those rings, within two pips of its pips (a face's pips are a pip
+    or two apart, and its edge no further from them), smoothed at half a pip (the tray's
+    grain, joined to a die, is thinner than that).
+    """
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    strong = np.bincount(labels[diff > 1.5 * level], minlength=n) >= 3
+    marks = np.nonzero(strong[1:] & (stats[1:, cv2.CC_STAT_AREA] >= 4))[0] + 1
+    if not len(marks):
+        return None
+    rings = _ringed(diff, _BODY * level, stats[marks, :4].astype(int))
+    if not rings:
+        return None
+    ringed = marks[list(rings)]
+    w, h, area = (stats[ringed, i] for i in (cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT, cv2.CC_STAT_AREA))
+    if np.mean(_round(w, h, area)) < _ROUND:
+        return None  # marks of many shapes: a cloth's weave, not pips
+    keep = np.zeros(n, np.uint8)
+    keep[ringed] = 255
+    pips = keep[labels]
+    pip = float(np.median(np.sqrt(stats[ringed, cv2.CC_STAT_AREA])))
+    body = float(np.median([np.percentile(ring, 25) for ring in rings.values()]))
+    reach, smooth = round(2 * pip), max(1, round(pip / 4))
+    near = cv2.dilate(pips, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
+    dice = cv2.bitwise_or(pips, cv2.bitwise_and(near, (diff > 0.5 * body).view(np.uint8) * 255))
+    return cv2.morphologyEx(dice, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * smooth + 1,) * 2))
+
+
 _Kept = tuple[tuple[int, int, int, int], int, int, float]  # box, dice, label, their side (work pixels)
 
 
@@ -381,16 +430,24 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0) -> Blobs:
+def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0,
+               die_side: float | None = None) -> Blobs:
     """The die-like blobs of a frame (already in the tray's view), at most ``MAX_DICE``
-    dice in all."""
+    dice in all, for dice ``die_side`` pixels a side if that is known (else learnt from
+    the blobs)."""
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
+    known = None if die_side is None else (die_side * scale) ** 2
+
+    def learn(shapes: list[_Shape]) -> float | None:
+        return _typical_area(shapes) if known is None else known
+
     small = frame if scale == 1.0 else shrink(frame, (round(w * scale), round(h * scale)))
     mask, diff, level = foreground(small, tray)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
     none = Blobs(np.zeros(mask.shape, np.uint8), [], [], scale, 0.0, [])
     min_area = (min_side * scale) ** 2
+    marks = mask
     contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
     # (Marks ringed by their dice's bodies are looked at before anything is grown: grown,
     # they reach the dice's outlines.)
@@ -398,19 +455,27 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
     if bodies is not None:
         mask = bodies
         contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
-    typical = _typical_area(list(shapes.values()))
+    typical = learn(list(shapes.values()))
     if typical is not None and typical < MIN_DIE ** 2:
         # Blobs too small to be dice that can be read are pips: their dice, close to the
         # tray in colour (black dice on a dark cloth), are found by growing around them.
         mask = grow(mask, diff, level, 4)
         contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
-        typical = _typical_area(list(shapes.values()))
+        typical = learn(list(shapes.values()))
     if level > FAINTEST:
         fuller = _complete(mask, diff, labels, pixels, typical)
         if fuller is not None:
             mask = fuller
             contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
-            typical = _typical_area(list(shapes.values()))
+            typical = learn(list(shapes.values()))
+        if typical is None or typical < MIN_DIE ** 2:
+            # Still nothing the size of a die that can be read: the pips that stand out
+            # alone are looked at for the dice round them.
+            bodies = _pip_bodies(marks, diff, level)
+            if bodies is not None:
+                mask = bodies
+                contours, labels, pixels, shapes = _label(mask, diff, level, min_area)
+                typical = learn(list(shapes.values()))
     if typical is None:
         return none
     side = float(np.sqrt(typical))
@@ -445,6 +510,31 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0)
     body = (cv2.LUT(labels.astype(np.uint8), np.pad(lut, (0, 256 - len(lut)))) if len(lut) <= 256
             else lut[labels])
     return Blobs(body, boxes, counts, scale, side / scale, sides)
+
+
+def pip_side(frame: Image, blobs: Blobs) -> float | None:
+    """The side of a die (frame pixels) as the pips on ``blobs`` tell it, or None if they
+    show fewer than three round marks of either kind (dark or light).
+
+    A die's side is about eight times the square root of its pips' area (6-12 on the
+    rendered sets, whatever the die's size: a fixed share of its face), measured on the
+    round marks of the blobs' kind that shows most of them, taken at half of each blob's
+    strongest mark. A cluster of dice taken for one die has pips too small for it: they
+    tell the die size where the blobs' areas cannot.
+    """
+    size = (blobs.labels.shape[1], blobs.labels.shape[0])
+    small = frame if (frame.shape[1], frame.shape[0]) == size else shrink(frame, size)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    best: tuple[int, float] = (0, 0.0)
+    for dark in (True, False):
+        marks = mark_mask(mark_response(gray, blobs.side * blobs.scale, dark=dark), blobs.labels,
+                          blobs.boxes, _PIP_SHARE)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+        w, h, area = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_AREA]
+        round_ = (area >= 4) & _round(w, h, area)
+        if round_.sum() > best[0]:
+            best = (int(round_.sum()), float(np.median(np.sqrt(area[round_]))))
+    return _PIPS_A_SIDE * best[1] / blobs.scale if best[0] >= 3 else None
 
 
 def split_blob(mask: Image, k: int, side: float) -> list[Image]:

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from vision.dice.find import DieRegion, find_blobs, find_dice
+from vision.dice.find import Blobs, DieRegion, find_blobs, find_dice, pip_side
 from vision.dice.layout import PIP_FACES
 from vision.dice.pips import READ_SIDE, FaceRead, read_pip_faces
 from vision.tray import Tray
@@ -17,6 +17,8 @@ from vision.tray import Tray
 __all__ = ["UNKNOWN", "DiceReader", "DiceReading", "Die", "FaceReader"]
 
 UNKNOWN = "unknown"
+_SMALLER = 0.7  # of the die size learnt: pips telling a die smaller than this are believed
+_FIT = 0.5  # faces read smaller than this share of the die (median) ask the pips (55-100%)
 
 
 class FaceReader(Protocol):
@@ -101,6 +103,23 @@ class DiceReader:
         blobs = find_blobs(frame, self.tray)
         if not len(blobs):
             return []
+        dice, fit = self._read_blobs(frame, blobs)
+        if fit < _FIT and self._read_face is None:
+            # Faces far smaller than the dice, or none at all: the die size learnt may be
+            # wrong, clusters of small dice taken for single dice (their pips then too
+            # small to read, their faces a third of the die). If the pips tell a die much
+            # smaller, the blobs are read again at their size, and that reading is kept if
+            # it names more faces.
+            side = pip_side(frame, blobs)
+            if side is not None and side < _SMALLER * blobs.side:
+                again, _ = self._read_blobs(frame, find_blobs(frame, self.tray, die_side=side))
+                if _named(again) > _named(dice):
+                    dice = again
+        return dice
+
+    def _read_blobs(self, frame: np.ndarray, blobs: Blobs) -> tuple[list[Die], float]:
+        """The faces on ``blobs``, read on a copy of ``frame`` scaled to their die size, and
+        how well that size fits them: their median side over the die's (0: none measured)."""
         faces = self._read_face
         if faces is None:
             view = blobs.view(frame, READ_SIDE)
@@ -110,9 +129,11 @@ class DiceReader:
             reads = faces.read_view(view, threshold=self.threshold)  # type: ignore[attr-defined]
         size = (frame.shape[1], frame.shape[0])
         f = view.scale
+        sides = [face.side for _, face in reads if face.side > 0]
+        fit = float(np.median(sides)) / view.side if sides else 0.0
         return [Die(face.face, _box(0, 0, (face.centre[0] / f, face.centre[1] / f), face.side / f,
                                     size), float(face.confidence))
-                for _, face in reads]
+                for _, face in reads], fit
 
     def _read(self, frame: np.ndarray, region: DieRegion) -> Die | None:
         assert self._read_face is not None
@@ -130,6 +151,11 @@ class DiceReader:
             return None  # no mark at all: a blank blob, not a die
         centre = (read.centre[0] / f, read.centre[1] / f)
         return Die(read.face, _box(x, y, centre, region.side, (w, h)), float(read.confidence))
+
+
+def _named(dice: list[Die]) -> int:
+    """How many of ``dice`` are read as a face (not unknown)."""
+    return sum(die.face != UNKNOWN for die in dice)
 
 
 def _box(x: int, y: int, centre: tuple[float, float], side: float,
