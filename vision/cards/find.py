@@ -87,7 +87,8 @@ class FoundCard:
     may run off the card along a finger's side or a cloth's line, or (a part) not snap
     to the card's edge at all, where another traces the card; only the deck can tell.
     :meth:`outlines` adds, when asked, larger outlines whose sides are straight lines of
-    the frame (the card this outline may be a piece of); :meth:`beside` gives, when one
+    the frame, or round this one and another piece beside it (the card this outline may
+    be a piece of); :meth:`beside` gives, when one
     part is named, outlines of the card lying beside it.
     """
 
@@ -114,9 +115,10 @@ class FoundCard:
         return self.snap() if self.snap is not None else self.parts
 
     def outlines(self) -> tuple[FoundCard, ...]:
-        """``alternatives``, then up to three larger outlines round this one whose sides are
-        straight lines of the frame (:func:`_wider_outlines`): worked out only now, as
-        they are looked at only when this outline is no card (a few milliseconds each)."""
+        """``alternatives``, then larger outlines round this one whose sides are straight
+        lines of the frame, or round it and another outline found beside it
+        (:func:`_wider_outlines`): worked out only now, as they are looked at only when
+        this outline is no card (a few milliseconds each)."""
         return self.alternatives + (self.widen() if self.widen is not None else ())
 
     def beside(self, part: FoundCard) -> tuple[FoundCard, ...]:
@@ -170,9 +172,12 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     def snap(f: FoundCard) -> Callable[[], tuple[FoundCard, ...]]:
         return lambda: tuple(_scaled(_snapped_part(p, gradients, min_side), scale) for p in f.parts)
 
+    kept = _distinct(found, inner)[:max_cards]
+
     # Larger outlines from straight lines are worked out only for an outline that is no card.
     def widen(f: FoundCard) -> Callable[[], tuple[FoundCard, ...]]:
-        return lambda: tuple(_scaled(w, scale) for w in _wider_outlines(f, edges, gradients, near_edges, min_side))
+        return lambda: tuple(_scaled(w, scale) for w in _wider_outlines(
+            f, edges, gradients, near_edges, min_side, [g for g in kept if g is not f]))
 
     # Outlines beside a part are worked out only when the part is named.
     def rest(f: FoundCard) -> Callable[[np.ndarray], tuple[FoundCard, ...]]:
@@ -180,7 +185,7 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
             f.corners, ((part + 0.5) * scale - 0.5).astype(np.float32), edges, gradients, min_side))
 
     return [_scaled(f, scale, snap(f) if f.parts else None, widen(f), rest(f) if f.parts else None)
-            for f in _distinct(found, inner)[:max_cards]]
+            for f in kept]
 
 
 def _beside(whole: np.ndarray, part: np.ndarray, edges: np.ndarray,
@@ -282,10 +287,12 @@ def _far_side(rel: np.ndarray, grad: np.ndarray, steep: np.ndarray, u: np.ndarra
 
 
 def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
-                    near_edges: np.ndarray, min_side: float) -> tuple[FoundCard, ...]:
+                    near_edges: np.ndarray, min_side: float, others: list[FoundCard]
+                    ) -> tuple[FoundCard, ...]:
     """The larger outlines round ``f`` that the edge map's straight lines give
-    (:func:`_wider`, and :func:`_side_moved` when something may lie across ``f``),
-    snapped, other than ``f`` and its ``alternatives``.
+    (:func:`_wider`, and :func:`_side_moved` when something may lie across ``f``), and
+    those round ``f`` and an outline of ``others`` beside it (:func:`_joined`, with
+    their own from straight lines), snapped, other than ``f`` and its ``alternatives``.
 
     A card crossed by fingers may close no outline of its own: what is found is a piece
     of it (its picture's frame, the part between two fingers), whose sides are parallel
@@ -296,6 +303,8 @@ def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray
     """
     wider: list[FoundCard] = []
     quads = _wider(f.corners, edges, gradients, near_edges, min_side)
+    for joined in _joined(f, others, min_side, edges.shape):
+        quads += [joined, *_wider(joined, edges, gradients, near_edges, min_side)]
     if f.edge_seen is not None and (f.edge_seen.mean(axis=1) < CROSSED).any():
         quads += _side_moved(f.corners, edges, gradients, min_side)
     for quad in quads:
@@ -307,6 +316,27 @@ def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray
             wider.append(card)
     return tuple(wider)
 
+
+def _joined(f: FoundCard, others: list[FoundCard], min_side: float, shape: tuple[int, ...]
+            ) -> list[np.ndarray]:
+    """The outlines round ``f`` and each of ``others`` that lies beside it, where the
+    two together are card-shaped: a finger across a card may cut its face in two
+    pieces, each outlined on its own, and the card is both."""
+    joined = []
+    for g in others:
+        hull = cv2.convexHull(np.concatenate([f.corners, g.corners]).astype(np.float32))
+        area = float(cv2.contourArea(hull))
+        if area > JOINED * (f.area + g.area) or _shared(f.corners, g.corners) > HALF * min(f.area, g.area):
+            continue
+        quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(quad) == 4 and _card_shaped(quad, min_side) and not _frame_edge(quad, shape):
+            joined.append(_order(quad))
+    return joined
+
+
+JOINED = 1.5
+"""Most area the outline round two pieces of a card may have for their sum: the
+finger between them is the rest."""
 
 WIDER_SUPPORT = 0.75
 """Least share of a larger outline from straight lines that must show a clear edge once

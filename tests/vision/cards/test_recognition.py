@@ -242,6 +242,16 @@ def test_a_card_beside_a_named_part_of_the_outline_round_both_is_named(tmp_path:
     _assert_named(tmp_path, seed=5, frame=1, unknown_share=0.5, cover=0.3, name="Shadow Iron")
 
 
+@pytest.mark.parametrize("frame, name", [(84, "Shadow Throne"), (58, "Stone Den")])
+def test_a_card_cut_in_two_pieces_by_fingers_is_outlined_round_both(tmp_path: Path, frame: int, name: str
+                                                                     ) -> None:
+    """The fresh seed 22 (fingers over 30%; never tuned on): fingers across an art card cut
+    its face in two pieces, each outlined on its own and no card, and no straight lines
+    beyond either piece close round the card (before, the nearest outline was 101 and 36
+    px off). The outline round both pieces, or its own straight lines, is the card's."""
+    _assert_named(tmp_path, seed=22, frame=frame, unknown_share=0.2, cover=0.3, name=name)
+
+
 def _assert_named(tmp_path: Path, *, seed: int, frame: int, unknown_share: float, cover: float,
                   name: str, outlined: bool = False) -> None:
     """In the benchmark's ``frame`` of ``seed``, the card ``name`` is named right (and,
