@@ -88,8 +88,8 @@ class FoundCard:
     to the card's edge at all, where another traces the card; only the deck can tell.
     :meth:`outlines` adds, when asked, larger outlines whose sides are straight lines of
     the frame, or round this one and another piece beside it (the card this outline may
-    be a piece of); :meth:`beside` gives, when one
-    part is named, outlines of the card lying beside it.
+    be a piece of); :meth:`beside` gives, when one part is named, outlines of the card
+    lying beside it.
     """
 
     corners: np.ndarray

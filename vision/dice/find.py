@@ -7,9 +7,10 @@ and hands each blob to the reader as a region of the full-size frame.
 The size of a die is learnt from the frame itself: the median area of the blobs that look
 like single dice (solid and square). A blob about ``k`` times that area holds ``k`` dice
 touching. Where the blobs' areas mislead (a cluster of dice as solid and square as one
-die), the pips tell the size (:func:`pip_side`, asked by the reader). The pip reader separates them by their faces; :func:`find_dice` (for readers
-that need one region per die, such as taught faces) splits it around the ``k`` strongest
-peaks of its distance transform.
+die), the pips tell the size (:func:`pip_side`, asked by the reader). The pip reader
+separates touching dice by their faces; :func:`find_dice` (for readers that need one
+region per die, such as taught faces) splits a blob around the ``k`` strongest peaks of
+its distance transform.
 """
 
 from __future__ import annotations
