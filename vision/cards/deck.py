@@ -425,10 +425,15 @@ class Deck:
             return True
         # Beside a finger its shadow may darken what shows of a slot evenly: that leaves it
         # between the two prints, and then only its shape tells (``levelled``).
-        if not any(slots.hidden(lined_up, covered, weight=weight)
-                   and slots.hidden(lined_up, covered, weight=weight, prints=prints.of(slots))
-                   and slots.hidden(lined_up, covered, weight=weight, levelled=True)
-                   and slots.hidden(lined_up, covered, weight=weight, prints=prints.of(slots), levelled=True)
+        # And a slot beside a finger that one way of comparing tells for the card while
+        # another tells it for the look-alike is in doubt: a sliver of a rune there leans
+        # whichever way the finger's rim and shadow push it (the docs' "A sliver of a
+        # rune beside a finger").
+        if not any((slots.hidden(lined_up, covered, weight=weight)
+                    and slots.hidden(lined_up, covered, weight=weight, prints=prints.of(slots))
+                    and slots.hidden(lined_up, covered, weight=weight, levelled=True)
+                    and slots.hidden(lined_up, covered, weight=weight, prints=prints.of(slots), levelled=True))
+                   or slots.contested(lined_up, covered, weight, prints)
                    for slots in twins):
             return False
         # A card with a print of its own (a picture no other card shows) is not one of a
@@ -526,6 +531,19 @@ class _Slots:
             return False
         margin = LEVELLED if levelled else EVIDENT
         return bool(np.any(self._told(seen, covered, patches, weight, prints, levelled) < margin))
+
+    def contested(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray, prints: _Prints) -> bool:
+        """True when, for some slot partly under or beside what covers the card
+        (``weight`` under 1: :func:`shadow_weight`), one of the four ways :meth:`hidden`
+        compares (``prints`` evened out or as taught, levelled or not) tells it for the
+        look-alike by that way's margin: what shows of it says nothing sure, whatever the
+        other ways say. A slot in full view is left to the contradiction."""
+        slots = np.intersect1d(self.slots, self.patch[weight.ravel()[self.where] < 1])
+        if not len(slots):
+            return False
+        return any(bool(np.any(self._told(seen, covered, slots, weight, way, levelled)
+                               <= -(LEVELLED if levelled else EVIDENT)))
+                   for way in (None, prints.of(self)) for levelled in (False, True))
 
     def shows_theirs(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray,
                      prints: tuple[np.ndarray, np.ndarray] | None = None) -> bool:

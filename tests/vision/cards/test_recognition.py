@@ -168,6 +168,31 @@ def test_a_rune_card_whose_telling_rune_shows_in_a_fingers_shadow_is_named(tmp_p
     _read_in_place_of(tmp_path, 2, 75, 0.2, "RRR-FRR-FRF", ("RRR-FRF-FRF",))
 
 
+def _unknown_in_place_of(tmp_path: Path, seed: int, frame: int, unknown_share: float, name: str,
+                         card_name: str, phone: bool = False) -> None:
+    """The unknown card ``name`` in the benchmark's ``frame`` of ``seed`` (fingers over
+    30%) is not named, and the deck card ``card_name`` laid in its
+    place is. The frames choose unknown cards by their place in the list: the card laid
+    in the look-alike's place is laid, and fingered, as it was. ``phone``: a soft phone
+    photo taught and a table camera's frame (the benchmark's degradations)."""
+    specs = synth.deck_specs(60, seed)
+    unknown = synth.unknown_specs(20, specs, seed)
+    synth.write_deck(tmp_path, specs, seed)
+    for photo_file in tmp_path.glob("*/*.jpg") if phone else ():
+        cv2.imwrite(str(photo_file), _degraded(cv2.imread(str(photo_file)), 1.0, 0, None))
+    deck = Deck.load(tmp_path)
+    alike = next(s for s in unknown if s.name == name)
+    card = next(s for s in specs if s.name == card_name)
+    for shown, expected in ((alike, None), (card, card.name)):
+        laid = [shown if s == alike else s for s in unknown]
+        chosen, photo = next(itertools.islice(frames(seed, specs, laid, unknown_share, cover=0.3), frame, None))
+        at = chosen.index(shown)
+        assert photo.hidden[at].any()
+        image = _degraded(photo.image, 0.8, 70, [1.1, 1.0, 0.85]) if phone else photo.image
+        seen = [c.name for c in read_cards(image, deck).cards if _corner_error(c.corners, photo.corners[at]) < 15]
+        assert seen == [expected], shown.name
+
+
 def test_a_look_alike_showing_its_own_rune_beside_a_finger_is_not_named(tmp_path: Path) -> None:
     """Seed 24 (never tuned on; half the cards unknown, fingers over 30%), a soft phone
     photo taught and a table camera's frame, frame 9: RRR-RRF-RRF, not in the deck, has
@@ -175,25 +200,18 @@ def test_a_look_alike_showing_its_own_rune_beside_a_finger_is_not_named(tmp_path
     the other way hardly counts as a contradiction, and no other look-alike shows its
     R there, so that rune is no slot: it was named RRR-FRF-RRF, though it shows its own
     rune plainly. RRR-FRF-RRF laid in its place, under the same finger, is named."""
-    seed = 24
-    specs = synth.deck_specs(60, seed)
-    unknown = synth.unknown_specs(20, specs, seed)
-    synth.write_deck(tmp_path, specs, seed)
-    for photo_file in tmp_path.glob("*/*.jpg"):
-        cv2.imwrite(str(photo_file), _degraded(cv2.imread(str(photo_file)), 1.0, 0, None))
-    deck = Deck.load(tmp_path)
-    alike = next(s for s in unknown if s.name == "RRR-RRF-RRF")
-    card = next(s for s in specs if s.name == "RRR-FRF-RRF")
-    for shown, expected in ((alike, None), (card, card.name)):
-        # The frames choose unknown cards by their place in the list: the card laid in
-        # the look-alike's place is laid, and fingered, as it was.
-        laid = [shown if s == alike else s for s in unknown]
-        chosen, photo = next(itertools.islice(frames(seed, specs, laid, unknown_share=0.5, cover=0.3), 9, None))
-        at = chosen.index(shown)
-        assert photo.hidden[at].any()
-        image = _degraded(photo.image, 0.8, 70, [1.1, 1.0, 0.85])
-        seen = [c.name for c in read_cards(image, deck).cards if _corner_error(c.corners, photo.corners[at]) < 15]
-        assert seen == [expected], shown.name
+    _unknown_in_place_of(tmp_path, 24, 9, 0.5, "RRR-RRF-RRF", "RRR-FRF-RRF", phone=True)
+
+
+def test_a_look_alike_showing_a_sliver_of_its_rune_beside_a_finger_is_not_named(tmp_path: Path) -> None:
+    """Seed 35 (never tuned on; fingers over 30%), frame 85: a finger lies over all but a
+    sliver of the rune that tells FFF-FRR-FRR, not in the deck, from FRF-FRR-FRR. Against
+    the prints as taught the sliver leaned to FRF-FRR-FRR's rune by just over the margin
+    (11 for 10), and it was named; against both prints evened out round the finger and
+    levelled it leans to the look-alike's (-9 for 5). Ways of comparing that disagree
+    tell nothing sure: it is unknown. FRF-FRR-FRR laid in its place, whose rune every
+    way of comparing tells for it (12-26), is named."""
+    _unknown_in_place_of(tmp_path, 35, 85, 0.2, "FFF-FRR-FRR", "FRF-FRR-FRR")
 
 
 def test_a_card_whose_outline_runs_along_a_finger_is_named_by_its_own_edge(tmp_path: Path) -> None:
