@@ -424,17 +424,10 @@ class Deck:
                and slots.shows_theirs(lined_up, covered, weight, prints.of(slots)) for slots in twins):
             return True
         # Beside a finger its shadow may darken what shows of a slot evenly: that leaves it
-        # between the two prints, and then only its shape tells (``levelled``).
-        # And a slot beside a finger that one way of comparing tells for the card while
-        # another tells it for the look-alike is in doubt: a sliver of a rune there leans
-        # whichever way the finger's rim and shadow push it (the docs' "A sliver of a
-        # rune beside a finger").
-        if not any((slots.hidden(lined_up, covered, weight=weight)
-                    and slots.hidden(lined_up, covered, weight=weight, prints=prints.of(slots))
-                    and slots.hidden(lined_up, covered, weight=weight, levelled=True)
-                    and slots.hidden(lined_up, covered, weight=weight, prints=prints.of(slots), levelled=True))
-                   or slots.contested(lined_up, covered, weight, prints)
-                   for slots in twins):
+        # between the two prints, and then only its shape tells (levelled); and a sliver
+        # of a rune there leans whichever way the finger's rim and shadow push it (the
+        # docs' "A sliver of a rune beside a finger").
+        if not any(slots.in_doubt(lined_up, covered, weight, prints) for slots in twins):
             return False
         # A card with a print of its own (a picture no other card shows) is not one of a
         # family varied in slots alone: a card not in the deck would have a picture of
@@ -518,32 +511,42 @@ class _Slots:
                    np.flatnonzero(slot), np.flatnonzero(own), source)
 
     def hidden(self, seen: np.ndarray, covered: np.ndarray | None, every: bool = False,
-               weight: np.ndarray | None = None, prints: tuple[np.ndarray, np.ndarray] | None = None,
-               levelled: bool = False) -> bool:
+               weight: np.ndarray | None = None, prints: tuple[np.ndarray, np.ndarray] | None = None
+               ) -> bool:
         """True when, for some slot (any patch if ``every``), what ``seen`` (lined up on
         the example) shows of it outside ``covered`` is not clearly more like the example
         than the look-alike; each pixel's say times ``weight`` (example pixels) if given.
         ``prints`` are the example's detail and the look-alike's to compare with (as
-        taught, if None); ``levelled``: each print first shifted to what shows' level
-        (see :meth:`_told`)."""
+        taught, if None)."""
         patches = np.unique(self.patch) if every else self.slots
         if not len(patches):
             return False
-        margin = LEVELLED if levelled else EVIDENT
-        return bool(np.any(self._told(seen, covered, patches, weight, prints, levelled) < margin))
+        return bool(np.any(self._told(seen, covered, patches, weight, prints) < EVIDENT))
 
-    def contested(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray, prints: _Prints) -> bool:
-        """True when, for some slot partly under or beside what covers the card
-        (``weight`` under 1: :func:`shadow_weight`), one of the four ways :meth:`hidden`
-        compares (``prints`` evened out or as taught, levelled or not) tells it for the
-        look-alike by that way's margin: what shows of it says nothing sure, whatever the
-        other ways say. A slot in full view is left to the contradiction."""
-        slots = np.intersect1d(self.slots, self.patch[weight.ravel()[self.where] < 1])
-        if not len(slots):
+    def in_doubt(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray, prints: _Prints) -> bool:
+        """True when what ``seen`` shows outside ``covered`` leaves some slot in doubt,
+        compared four ways: with the prints as taught and evened out round the covering
+        (``prints``), each as they are and levelled (:meth:`_told`; half the margin).
+
+        A slot is in doubt when no way tells it clearly for the example (:meth:`hidden`,
+        every way), or when it lies partly under or beside what covers the card
+        (``weight`` under 1: :func:`shadow_weight`) and one way tells it for the
+        look-alike by that way's margin, whatever the others say: a sliver of a rune
+        there leans whichever way the finger's rim and shadow push it. (A slot in full
+        view is left to the contradiction.) Each way's figures serve both questions."""
+        if not len(self.slots):
             return False
-        return any(bool(np.any(self._told(seen, covered, slots, weight, way, levelled)
-                               <= -(LEVELLED if levelled else EVIDENT)))
-                   for way in (None, prints.of(self)) for levelled in (False, True))
+        beside = np.isin(self.slots, self.patch[weight.ravel()[self.where] < 1])
+        hidden = True
+        for evened, levelled in ((False, False), (True, False), (False, True), (True, True)):
+            margin = LEVELLED if levelled else EVIDENT
+            told = self._told(seen, covered, self.slots, weight, prints.of(self) if evened else None, levelled)
+            if np.any(told[beside] <= -margin):
+                return True
+            hidden = hidden and bool(np.any(told < margin))
+            if not hidden and not beside.any():
+                return False
+        return hidden
 
     def shows_theirs(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray,
                      prints: tuple[np.ndarray, np.ndarray] | None = None) -> bool:
