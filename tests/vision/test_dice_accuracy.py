@@ -147,6 +147,17 @@ def test_a_3_is_not_read_as_the_2_of_its_close_pips() -> None:
     assert _faces_read_on(None, scene, 3) == ["3"]
 
 
+@pytest.mark.parametrize(("seed", "die"), [(9340, 4), (9540, 1)])
+def test_a_small_3_tilted_is_plain_out_to_its_face_not_its_edge(seed: int, die: int) -> None:
+    """640×480 (held-out check seeds): a 3 some 33 px a side tilted 20-30°, its blurred pips
+    measured round. Its face's other diagonal, guessed from their shapes, was too long, so
+    the face sampled 1.6 steps out met its darker rounded edge and the front face, was not
+    plain, and its middle pip was read as a 1."""
+    scene = render_scene(seed, width=640, height=480)
+    assert scene.dice[die].face == "3"
+    assert _faces_read_on(None, scene, die) == ["3"]
+
+
 def test_a_die_in_front_of_a_side_face_is_read() -> None:
     """A black 5 on paper, tilted 27°, below and to the side of a flatter 2, the side face
     of a die behind it: the 5 was dropped as that 2's front face. It is the scene's sixth
