@@ -57,7 +57,7 @@ from companion.mqtt.client import MqttConfig
 from companion.table import TableConfig
 
 __all__ = ["CameraConfig", "CameraTurn", "CardsConfig", "VisionConfig", "broker_settings",
-           "cards_settings", "load_settings", "tray_path"]
+           "cards_settings", "learnt_turn_path", "load_settings", "tray_path"]
 
 
 Turn = Literal[0, 90, 180, 270]
@@ -144,3 +144,9 @@ def tray_path(config: Config, settings: VisionConfig) -> Path:
     if settings.tray:
         return Path(settings.tray)
     return journal_path(config).parent / "tray.json"
+
+
+def learnt_turn_path(config: Config) -> Path:
+    """Where ``[camera] turn = "auto"`` keeps the turn it learnt, so that a restart starts
+    from it: ``camera-turn.txt`` in the state directory (beside the journal)."""
+    return journal_path(config).parent / "camera-turn.txt"

@@ -46,11 +46,11 @@ from vision.cards.deck import Deck, DeckError
 from vision.cards.overlay import draw_cards
 from vision.cards.reading import CardReading, SeenCard, read_cards
 from vision.dice.cli import make_reader, overlay, turn_unused
-from vision.dice.direction import AutoTurn
+from vision.dice.direction import TURNS, AutoTurn, DirectionVotes
 from vision.dice.reader import DiceReader, DiceReading
 from vision.publish import VisionPublisher, scaled
-from vision.settings import (Turn, VisionConfig, broker_settings, cards_settings, load_settings,
-                             tray_path)
+from vision.settings import (Turn, VisionConfig, broker_settings, cards_settings,
+                             learnt_turn_path, load_settings, tray_path)
 from vision.settle import Settler, settled_stream
 from vision.sources import FrameSource, open_source, turned
 from vision.tray import CalibrationError, Tray, calibrate
@@ -269,7 +269,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         print(f"runes-vision watch: {e}", file=sys.stderr)
         return 2
     reader = TrayReader(dice, deck, max_cards=cards.max_cards)
-    auto = AutoTurn(dice) if camera.turn == "auto" else None
+    learnt = learnt_turn_path(config)
+    auto = AutoTurn(dice, DirectionVotes(_learnt(learnt))) if camera.turn == "auto" else None
     requests = None
     if publisher is not None:
         requests = Requests(publisher, auto or dice, tray_file, settings)
@@ -303,6 +304,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
                 print(f"runes-vision watch: [camera] turn = \"auto\": frames are turned "
                       f"{auto.turn}° clockwise after frame {settled.index}, as the rolls say",
                       file=sys.stderr, flush=True)
+                _keep(learnt, auto.turn)
             print(json.dumps({"frame": settled.index, **reading.to_json()}), flush=True)
             if publisher is not None:
                 _publish(publisher, reader, settled.frame, reading, settings)
@@ -315,6 +317,25 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         if publisher is not None:
             publisher.stop()
     return 0
+
+
+def _learnt(path: Path) -> Turn:
+    """The turn ``[camera] turn = "auto"`` learnt before the process last stopped, or 0."""
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return 0
+    return next((turn for turn in TURNS if str(turn) == text), 0)
+
+
+def _keep(path: Path, turn: Turn) -> None:
+    """Note the turn learnt, for the next start; a state directory that cannot be written
+    costs only that (the next start learns again)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{turn}\n")
+    except OSError as e:
+        print(f"runes-vision watch: the turn learnt is not kept: {e}", file=sys.stderr, flush=True)
 
 
 def _deck(folder: str) -> Deck | None:

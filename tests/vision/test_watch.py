@@ -278,7 +278,8 @@ def test_a_camera_at_the_far_side_is_learnt_with_turn_auto(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``[camera] turn = "auto"`` (the default): a camera on the far side is read as it
     comes until its rolls have said which way is up, then turned: every roll after that
-    reads as the same photo upright does, six that read otherwise upside down too."""
+    reads as the same photo upright does, six that read otherwise upside down too. The
+    turn is kept in the state directory: started again, the camera reads right at once."""
     replay = tmp_path / "replay"
     replay.mkdir()
     photos = sorted((WEBCAM / "Valid").glob("*.jpg"))[:30] + [
@@ -303,3 +304,11 @@ def test_a_camera_at_the_far_side_is_learnt_with_turn_auto(
     assert len(after) >= 6
     assert [read[k] for k in after] == [upright[k] for k in after]
     assert all(upside_down[k] != upright[k] for k in range(30, len(photos)))
+
+    assert (tmp_path / "camera-turn.txt").read_text() == "180\n"
+    for name in sorted(replay.iterdir())[:60]:
+        name.unlink()
+    assert main(["watch", "--source", str(replay), "--config", str(config), "--frames", "1"]) == 0
+    out = capsys.readouterr()
+    assert "frames are turned" not in out.err
+    assert [roll["counts"] for roll in map(json.loads, out.out.splitlines())] == upright[30:]

@@ -109,11 +109,12 @@ class AutoTurn:
     the rolls seen so far say.
 
     Each settled roll casts a vote (:class:`DirectionVotes`); until one turn leads,
-    frames are read as they come. The tray calibration (:attr:`tray`, which the camera
-    process's :class:`~vision.watch.Requests` makes and saves) stays as the camera sees it,
-    so it holds whatever turn is learnt after it, or after a restart; the reader is given
-    it turned with the frames. With a marker calibration the markers decide which way is
-    up: nothing is turned and no vote is cast.
+    frames are read at the turn ``votes`` starts from (0, or the turn the camera process
+    learnt before it last stopped). The tray calibration (:attr:`tray`, which the
+    camera process's :class:`~vision.watch.Requests` makes and saves) stays as the camera
+    sees it, so it holds whatever turn is learnt after it; the reader is given it turned
+    with the frames. With a marker calibration the markers decide which way is up:
+    nothing is turned and no vote is cast.
     """
 
     def __init__(self, dice: DiceReader, votes: DirectionVotes | None = None) -> None:
