@@ -116,6 +116,15 @@ def score(reader: DiceReader, samples: Iterator[Sample]) -> tuple[Score, list[fl
     return total, times
 
 
+def overhead_set(seeds: range) -> Iterator[Sample]:
+    """Runecast dice seen nearly from above (tilted 0-7°, on felt, as the demo renders
+    them): the far side hardly shows, and ``[camera] turn = "auto"`` must not turn them."""
+    for seed in seeds:
+        scene = render_scene(seed, count=1 + seed % 6, tilt=float(seed % 8), glare=0.0, blur=0.0,
+                             surface="felt", touching=0.0, **RUNES)  # type: ignore[arg-type]
+        yield scene.image, [Labelled(d.face, d.box) for d in scene.dice]
+
+
 # A photo read at each turn (by the index of the turn in TURNS): its vote, and its score.
 Turnings = list[tuple[list[Turn | None], list[Score]]]
 
@@ -283,7 +292,9 @@ def main(argv: list[str] | None = None) -> None:
                              ("rendered pip dice, 1280×720", turnings(pips, rendered_set(
                                  range(1000, 1000 + n)))),
                              ("rendered Runecast dice, 1280×720", turnings(taught, rendered_set(
-                                 range(3000, 3000 + n), **RUNES)))):
+                                 range(3000, 3000 + n), **RUNES))),
+                             ("Runecast dice from nearly above (0-7°)", turnings(taught, overhead_set(
+                                 range(6000, 6000 + n))))):
             print(f"  {name}")
             for camera in TURNS:
                 seen = learning(photos, camera, orders)

@@ -14,7 +14,7 @@ companion's file, and the broker as the companion's ``[table]`` and ``[mqtt]`` n
     height = 720
     fps = 10.0
     retry = "2s"          # how often a missing camera is tried again
-    turn = "auto"         # degrees clockwise (0, 90, 180, 270) that bring the tray's far side to
+    turn = 0              # degrees clockwise (0, 90, 180, 270) that bring the tray's far side to
                           # the top, or "auto": learnt from the rolls (vision.dice.direction)
 
     [vision]
@@ -73,7 +73,7 @@ class CameraConfig:
     height: Annotated[int, Range(1)] = 720
     fps: Annotated[float, Range(0, exclusive_minimum=True)] = 10.0
     retry: Annotated[Seconds, Range(0, exclusive_minimum=True)] = 2.0
-    turn: CameraTurn = "auto"
+    turn: CameraTurn = 0
     """Each frame is turned clockwise by this much, so that the tray's far side is at the
     top of the picture, where the dice reader expects it (:func:`vision.sources.turned`);
     ``"auto"``: by as much as the rolls seen so far say (:mod:`vision.dice.direction`)."""

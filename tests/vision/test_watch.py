@@ -276,7 +276,7 @@ def test_a_camera_at_the_far_side_is_turned_as_the_settings_say(
 
 def test_a_camera_at_the_far_side_is_learnt_with_turn_auto(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``[camera] turn = "auto"`` (the default): a camera on the far side is read as it
+    """``[camera] turn = "auto"``: a camera on the far side is read as it
     comes until its rolls have said which way is up, then turned: every roll after that
     reads as the same photo upright does, six that read otherwise upside down too. The
     turn is kept in the state directory: started again, the camera reads right at once."""
@@ -295,7 +295,8 @@ def test_a_camera_at_the_far_side_is_learnt_with_turn_auto(
         for copy in "ab":  # a roll: the dice moving in, then still
             cv2.imwrite(str(replay / f"{k:02d}{copy}.png"), far_side)
     config = tmp_path / "auto.toml"
-    config.write_text(f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n')
+    config.write_text(f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n'
+                      '[camera]\nturn = "auto"\n')
     assert main(["watch", "--source", str(replay), "--config", str(config), "--frames", "1"]) == 0
     out = capsys.readouterr()
     (learnt,) = re.findall(r"frames are turned 180° clockwise after frame (\d+)", out.err)
