@@ -1,6 +1,6 @@
 """Dice reading: accuracy per set and time per frame.
 
-    python -m benchmarks.vision_dice [--quick] [--by] [--turned] [--unseen]
+    python -m benchmarks.vision_dice [--quick] [--by] [--turned] [--unseen] [--direction]
 
 Sets: the real webcam photos in ``tests/data/dice-webcam`` (white pip dice on wood; the
 few labels that are wrong corrected by ``tests/vision/webcam_errata.toml``), and
@@ -10,7 +10,8 @@ folder. ``--by`` adds the rendered pip dice's accuracy per condition (die colour
 blur, touching); ``--turned`` the webcam photos turned and mirrored, as if the camera
 stood at another side of the table (the reader assumes the near side: docs/vision.md);
 ``--unseen`` rendered sets on seeds held out from all tuning, whose figures fall short of
-the fixed sets' (docs/vision.md, open gaps).
+the fixed sets' (docs/vision.md, open gaps); ``--direction`` how many rolls ``[camera] turn =
+"auto"`` takes to learn each turn, over random orders of the photos (:func:`learning`).
 Timing: frames of 1280×720 with 32 dice, on one core (OpenCV's own threads are switched
 off), wall clock and the process's own CPU time (which a busy machine inflates less).
 """
@@ -34,10 +35,12 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.dice.direction import TURNS, DirectionVotes, far_side_vote, plus
 from vision.dice.faces import TaughtFaces
 from vision.dice.reader import DiceReader
 from vision.dice.render import DIE_STYLES, Scene, render_scene, write_face_folder
 from vision.evaluate import Labelled, Score, match, read_yolo
+from vision.settings import Turn
 from vision.sources import turned
 
 WEBCAM = Path(__file__).resolve().parent.parent / "tests" / "data" / "dice-webcam"
@@ -113,6 +116,76 @@ def score(reader: DiceReader, samples: Iterator[Sample]) -> tuple[Score, list[fl
     return total, times
 
 
+def overhead_set(seeds: range) -> Iterator[Sample]:
+    """Runecast dice seen nearly from above (tilted 0-7°, on felt, as the demo renders
+    them): the far side hardly shows, and ``[camera] turn = "auto"`` must not turn them."""
+    for seed in seeds:
+        scene = render_scene(seed, count=1 + seed % 6, tilt=float(seed % 8), glare=0.0, blur=0.0,
+                             surface="felt", touching=0.0, **RUNES)  # type: ignore[arg-type]
+        yield scene.image, [Labelled(d.face, d.box) for d in scene.dice]
+
+
+# A photo read at each turn (by the index of the turn in TURNS): its vote, and its score.
+Turnings = list[tuple[list[Turn | None], list[Score]]]
+
+
+def turnings(reader: DiceReader, samples: Iterator[Sample]) -> Turnings:
+    """Each sample read turned each way: the far side's vote and the reading's score."""
+    out: Turnings = []
+    for sample in samples:
+        votes, scores = [], []
+        for turn in TURNS:
+            frame, truth = next(turned_set(iter([sample]), str(turn))) if turn else sample
+            reading = reader.read(frame)
+            votes.append(far_side_vote(frame, reading))
+            scores.append(match(truth, [Labelled(d.face, d.box) for d in reading.dice]))
+        out.append((votes, scores))
+    return out
+
+
+def read_at(photos: Turnings, turn: Turn) -> Score:
+    """All the photos read turned by ``turn``."""
+    total = Score()
+    for _, scores in photos:
+        total = total.add(scores[TURNS.index(turn)])
+    return total
+
+
+FIRST = 30  # rolls: about a game's first rounds, while the turn is learnt
+
+
+def learning(photos: Turnings, camera: Turn, orders: int, seed: int = 0) -> dict[str, Any]:
+    """``[camera] turn = "auto"`` on the photos taken by a camera turned so that ``camera``
+    brings its far side to the top, one roll each, in ``orders`` random orders: the rolls
+    until the right turn is adopted (``rolls``, None where it never was), how many orders
+    adopted a wrong turn first (``wrong``) or left the right one once adopted (``left``),
+    and the readings of the first ``FIRST`` rolls scored as read then (``score``)."""
+    rng = np.random.default_rng(seed)
+    rolls: list[int | None] = []
+    wrong = left = 0
+    total = Score()
+    taken = TURNS[-TURNS.index(camera) % 4]  # how the camera's photos are turned from upright
+    for _ in range(orders):
+        votes = DirectionVotes()
+        adopted: int | None = 0 if camera == 0 else None
+        for k, i in enumerate(rng.permutation(len(photos))):
+            # The photo as the camera took it, read turned as learnt so far.
+            seen = TURNS.index(plus(taken, votes.turn))
+            vote, score_ = photos[i][0][seen], photos[i][1][seen]
+            if k < FIRST:
+                total = total.add(score_)
+            if votes.add(None if vote is None else plus(votes.turn, vote)):
+                if votes.turn != camera:
+                    if adopted is None:
+                        wrong += 1
+                    else:
+                        left += 1
+                elif adopted is None:
+                    adopted = k + 1
+        rolls.append(adopted)
+    return {"rolls": rolls, "wrong": wrong, "left": left, "score": total}
+
+
 def taught_runes() -> TaughtFaces:
     """Runecast faces taught from a rendered face folder (three photos per face)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -178,6 +251,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--by", action="store_true", help="rendered pip dice per condition")
     parser.add_argument("--turned", action="store_true", help="webcam photos turned and mirrored")
     parser.add_argument("--unseen", action="store_true", help="rendered sets on held-out seeds")
+    parser.add_argument("--direction", action="store_true",
+                        help='rolls [camera] turn = "auto" takes to learn each turn')
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     n = 20 if args.quick else 100
@@ -210,6 +285,27 @@ def main(argv: list[str] | None = None) -> None:
         print("Rendered dice on seeds held out from tuning")
         for name, result in unseen(pips, taught, 20 if args.quick else None):
             print(f"  {name:50s} {result}")
+    if args.direction:
+        orders = 200 if args.quick else 2000
+        print(f'[camera] turn = "auto": rolls to learn the turn, in {orders} random orders')
+        for name, photos in (("webcam photos (real), all", turnings(pips, webcam_set(WEBCAM))),
+                             ("rendered pip dice, 1280×720", turnings(pips, rendered_set(
+                                 range(1000, 1000 + n)))),
+                             ("rendered Runecast dice, 1280×720", turnings(taught, rendered_set(
+                                 range(3000, 3000 + n), **RUNES))),
+                             ("Runecast dice from nearly above (0-7°)", turnings(taught, overhead_set(
+                                 range(6000, 6000 + n))))):
+            print(f"  {name}")
+            for camera in TURNS:
+                seen = learning(photos, camera, orders)
+                got = [r for r in seen["rolls"] if r is not None]
+                rolls = (f"median {statistics.median(got):.0f}, p95 {np.percentile(got, 95):.0f}, "
+                         f"most {max(got)}" if got else "never")
+                print(f"    turn {camera:3d}: rolls {rolls}; not learnt {len(seen['rolls']) - len(got)}, "
+                      f"wrong first {seen['wrong']}, left {seen['left']}; first {FIRST} rolls "
+                      f"read right {seen['score'].accuracy:.1%} (all at the right turn "
+                      f"{read_at(photos, 0).accuracy:.1%}, unturned "
+                      f"{read_at(photos, TURNS[-TURNS.index(camera) % 4]).accuracy:.1%})")
     if args.by:
         print("Rendered pip dice, read right per condition (1280×720)")
         for key, (right, total) in sorted(conditions(

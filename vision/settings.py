@@ -14,7 +14,8 @@ companion's file, and the broker as the companion's ``[table]`` and ``[mqtt]`` n
     height = 720
     fps = 10.0
     retry = "2s"          # how often a missing camera is tried again
-    turn = 0              # degrees clockwise (0, 90, 180, 270) that bring the tray's far side to the top
+    turn = 0              # degrees clockwise (0, 90, 180, 270) that bring the tray's far side to
+                          # the top, or "auto": learnt from the rolls (vision.dice.direction)
 
     [vision]
     username = "vision-table1"        # the camera's own broker user (runes-broker add vision)
@@ -55,12 +56,14 @@ from companion.config import Config, Range, Seconds, journal_path, load_config, 
 from companion.mqtt.client import MqttConfig
 from companion.table import TableConfig
 
-__all__ = ["CameraConfig", "CardsConfig", "VisionConfig", "broker_settings", "cards_settings",
-           "load_settings", "tray_path"]
+__all__ = ["CameraConfig", "CameraTurn", "CardsConfig", "VisionConfig", "broker_settings",
+           "cards_settings", "learnt_turn_path", "load_settings", "tray_path"]
 
 
 Turn = Literal[0, 90, 180, 270]
 """Degrees clockwise a frame is turned before it is read (:func:`vision.sources.turned`)."""
+CameraTurn = Literal[0, 90, 180, 270, "auto"]
+"""``[camera] turn``: a :data:`Turn`, or ``"auto"``: learnt (:mod:`vision.dice.direction`)."""
 
 
 @dataclass(frozen=True)
@@ -70,9 +73,10 @@ class CameraConfig:
     height: Annotated[int, Range(1)] = 720
     fps: Annotated[float, Range(0, exclusive_minimum=True)] = 10.0
     retry: Annotated[Seconds, Range(0, exclusive_minimum=True)] = 2.0
-    turn: Turn = 0
+    turn: CameraTurn = 0
     """Each frame is turned clockwise by this much, so that the tray's far side is at the
-    top of the picture, where the dice reader expects it (:func:`vision.sources.turned`)."""
+    top of the picture, where the dice reader expects it (:func:`vision.sources.turned`);
+    ``"auto"``: by as much as the rolls seen so far say (:mod:`vision.dice.direction`)."""
 
 
 @dataclass(frozen=True)
@@ -140,3 +144,9 @@ def tray_path(config: Config, settings: VisionConfig) -> Path:
     if settings.tray:
         return Path(settings.tray)
     return journal_path(config).parent / "tray.json"
+
+
+def learnt_turn_path(config: Config) -> Path:
+    """Where ``[camera] turn = "auto"`` keeps the turn it learnt, so that a restart starts
+    from it: ``camera-turn.txt`` in the state directory (beside the journal)."""
+    return journal_path(config).parent / "camera-turn.txt"

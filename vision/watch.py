@@ -35,7 +35,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -46,10 +46,11 @@ from vision.cards.deck import Deck, DeckError
 from vision.cards.overlay import draw_cards
 from vision.cards.reading import CardReading, SeenCard, read_cards
 from vision.dice.cli import make_reader, overlay, turn_unused
+from vision.dice.direction import TURNS, AutoTurn, DirectionVotes
 from vision.dice.reader import DiceReader, DiceReading
 from vision.publish import VisionPublisher, scaled
-from vision.settings import (VisionConfig, broker_settings, cards_settings, load_settings,
-                             tray_path)
+from vision.settings import (Turn, VisionConfig, broker_settings, cards_settings,
+                             learnt_turn_path, load_settings, tray_path)
 from vision.settle import Settler, settled_stream
 from vision.sources import FrameSource, open_source, turned
 from vision.tray import CalibrationError, Tray, calibrate
@@ -111,6 +112,12 @@ class TrayReader:
         return overlay(frame, reading.dice, width)  # type: ignore[no-any-return]
 
 
+class HasTray(Protocol):
+    """What holds the tray calibration that :class:`Requests` uses and replaces."""
+
+    tray: Tray | None
+
+
 class Requests:
     """What the companion asks of the camera process on ``vision/cmd``; see the module docstring.
 
@@ -130,7 +137,7 @@ class Requests:
     PREVIEW_LIMIT = 60.0
     KINDS = ("tray", "empty")
 
-    def __init__(self, publisher: VisionPublisher, dice: DiceReader, tray_file: Path,
+    def __init__(self, publisher: VisionPublisher, dice: HasTray, tray_file: Path,
                  settings: VisionConfig, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.publisher = publisher
         self.dice = dice
@@ -248,7 +255,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         dice = make_reader(args.faces or settings.faces,
                            str(tray_file) if args.tray or tray_file.is_file() else "",
                            settings.threshold)
-        if (why := turn_unused(dice, camera.turn)) is not None:
+        fixed: Turn = 0 if camera.turn == "auto" else camera.turn
+        if (why := turn_unused(dice, fixed)) is not None:
             print(f"runes-vision watch: [camera] turn: {why}", file=sys.stderr)
         deck = _deck(args.deck or cards.deck)
         table, mqtt = broker_settings(config) if args.publish else ("", None)
@@ -261,9 +269,11 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         print(f"runes-vision watch: {e}", file=sys.stderr)
         return 2
     reader = TrayReader(dice, deck, max_cards=cards.max_cards)
+    learnt = learnt_turn_path(config)
+    auto = AutoTurn(dice, DirectionVotes(_learnt(learnt))) if camera.turn == "auto" else None
     requests = None
     if publisher is not None:
-        requests = Requests(publisher, dice, tray_file, settings)
+        requests = Requests(publisher, auto or dice, tray_file, settings)
         publisher.on_command = requests.received
         publisher.start()
     stop = threading.Event()
@@ -278,15 +288,23 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     def views() -> Iterator[np.ndarray]:
         for frame in _frames(source, stop, watchdog, publisher.seeing if publisher else None):
-            raw = turned(frame, camera.turn)
+            raw = turned(frame, fixed)
             if requests is not None:
                 requests.frame(raw)
-            yield dice.tray.view(raw) if dice.tray else raw
+            if auto:
+                yield auto.view(raw)
+            else:
+                yield dice.tray.view(raw) if dice.tray else raw
 
     frames = views()
     try:
         for settled in settled_stream(frames, reader.read, settler):
             reading = settled.reading
+            if auto and auto.settled(settled.frame, reading.dice):
+                print(f"runes-vision watch: [camera] turn = \"auto\": frames are turned "
+                      f"{auto.turn}° clockwise after frame {settled.index}, as the rolls say",
+                      file=sys.stderr, flush=True)
+                _keep(learnt, auto.turn)
             print(json.dumps({"frame": settled.index, **reading.to_json()}), flush=True)
             if publisher is not None:
                 _publish(publisher, reader, settled.frame, reading, settings)
@@ -299,6 +317,25 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         if publisher is not None:
             publisher.stop()
     return 0
+
+
+def _learnt(path: Path) -> Turn:
+    """The turn ``[camera] turn = "auto"`` learnt before the process last stopped, or 0."""
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return 0
+    return next((turn for turn in TURNS if str(turn) == text), 0)
+
+
+def _keep(path: Path, turn: Turn) -> None:
+    """Note the turn learnt, for the next start; a state directory that cannot be written
+    costs only that (the next start learns again)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{turn}\n")
+    except OSError as e:
+        print(f"runes-vision watch: the turn learnt is not kept: {e}", file=sys.stderr, flush=True)
 
 
 def _deck(folder: str) -> Deck | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -271,3 +272,44 @@ def test_a_camera_at_the_far_side_is_turned_as_the_settings_say(
         counts[turn] = json.loads(line)["counts"]
     assert counts[180] == {"4": 2}
     assert counts[0] != counts[180]
+
+
+def test_a_camera_at_the_far_side_is_learnt_with_turn_auto(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``[camera] turn = "auto"``: a camera on the far side is read as it
+    comes until its rolls have said which way is up, then turned: every roll after that
+    reads as the same photo upright does, six that read otherwise upside down too. The
+    turn is kept in the state directory: started again, the camera reads right at once."""
+    replay = tmp_path / "replay"
+    replay.mkdir()
+    photos = sorted((WEBCAM / "Valid").glob("*.jpg"))[:30] + [
+        WEBCAM / "Train" / f"{name}.jpg"
+        for name in ("five_7", "six_7", "four_30", "two_25", "six_13", "dice_11")]
+    reader = make_reader()
+    upright, upside_down = [], []
+    for k, path in enumerate(photos):
+        image = cv2.imread(str(path))
+        upright.append(reader.read(image).counts)
+        far_side = cv2.rotate(image, cv2.ROTATE_180)
+        upside_down.append(reader.read(far_side).counts)
+        for copy in "ab":  # a roll: the dice moving in, then still
+            cv2.imwrite(str(replay / f"{k:02d}{copy}.png"), far_side)
+    config = tmp_path / "auto.toml"
+    config.write_text(f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n'
+                      '[camera]\nturn = "auto"\n')
+    assert main(["watch", "--source", str(replay), "--config", str(config), "--frames", "1"]) == 0
+    out = capsys.readouterr()
+    (learnt,) = re.findall(r"frames are turned 180° clockwise after frame (\d+)", out.err)
+    read = {roll["frame"] // 2: roll["counts"] for roll in map(json.loads, out.out.splitlines())}
+    after = range(int(learnt) // 2 + 1, len(photos))
+    assert len(after) >= 6
+    assert [read[k] for k in after] == [upright[k] for k in after]
+    assert all(upside_down[k] != upright[k] for k in range(30, len(photos)))
+
+    assert (tmp_path / "camera-turn.txt").read_text() == "180\n"
+    for name in sorted(replay.iterdir())[:60]:
+        name.unlink()
+    assert main(["watch", "--source", str(replay), "--config", str(config), "--frames", "1"]) == 0
+    out = capsys.readouterr()
+    assert "frames are turned" not in out.err
+    assert [roll["counts"] for roll in map(json.loads, out.out.splitlines())] == upright[30:]

@@ -9,15 +9,17 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import cv2
 import numpy as np
 
+from vision.dice.direction import AutoTurn
 from vision.dice.faces import FaceFolderError, TaughtFaces, teach
 from vision.dice.reader import DiceReader, DiceReading
 from vision.dice.render import RUNE_FACES, write_face_folder, write_scene_set
 from vision.overlay import draw_overlay
+from vision.settings import CameraTurn
 from vision.sources import turned
 from vision.tray import CalibrationError, Tray, calibrate, marker_sheet
 
@@ -60,14 +62,17 @@ def _cmd_dice(args: argparse.Namespace) -> int:
     except (FaceFolderError, CalibrationError) as e:
         print(f"runes-vision dice: {e}", file=sys.stderr)
         return 2
-    if (why := turn_unused(reader, args.turn)) is not None:
+    auto = AutoTurn(reader) if args.turn == "auto" else None
+    if auto is not None:
+        _learn_turn(auto, args.images)
+    elif (why := turn_unused(reader, args.turn)) is not None:
         print(f"runes-vision dice: --turn: {why}", file=sys.stderr)
     if args.overlay:
         Path(args.overlay).mkdir(parents=True, exist_ok=True)
     status = 0
     for name in args.images:
         result: dict[str, Any] = {"image": name}
-        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        frame = _image(name)
         if frame is None:
             why = "no such file" if not Path(name).exists() else "not an image OpenCV can read"
             print(f"runes-vision dice: {name}: {why}", file=sys.stderr)
@@ -75,8 +80,11 @@ def _cmd_dice(args: argparse.Namespace) -> int:
             status = 1
         else:
             start = time.perf_counter()
-            frame = turned(frame, args.turn)
-            view = reader.tray.view(frame) if reader.tray else frame
+            if auto is not None:
+                view = auto.view(frame)
+            else:
+                frame = turned(frame, args.turn)
+                view = reader.tray.view(frame) if reader.tray else frame
             reading = reader.read(view)
             result.update(reading.to_json(), ms=round((time.perf_counter() - start) * 1000, 1))
             if args.overlay:
@@ -88,6 +96,28 @@ def _cmd_dice(args: argparse.Namespace) -> int:
             counts = ", ".join(f"{n}×{face}" for face, n in result["counts"].items()) or "no dice"
             print(f"{name}: {counts} ({result['ms']} ms)", flush=True)
     return status
+
+
+def _image(name: str) -> np.ndarray | None:
+    return cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+
+
+def _learn_turn(auto: AutoTurn, images: list[str]) -> None:
+    """``--turn auto``: the photos (from one camera) vote, as the camera's rolls would."""
+    for name in images:
+        frame = _image(name)
+        if frame is not None:
+            view = auto.view(frame)
+            auto.settled(view, auto.dice.read(view))
+    print(f"runes-vision dice: --turn auto: {auto.turn}", file=sys.stderr)
+
+
+def _turn(text: str) -> CameraTurn:
+    """``--turn``'s value: 0, 90, 180, 270 or auto."""
+    for turn in get_args(CameraTurn):
+        if text == str(turn):
+            return turn  # type: ignore[no-any-return]
+    raise argparse.ArgumentTypeError(f"{text!r} is not 0, 90, 180, 270 or auto")
 
 
 def _cmd_teach(args: argparse.Namespace) -> int:
@@ -143,9 +173,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--threshold", type=float, default=0.5,
                    help="confidence below which a die is unknown (default 0.5)")
     p.add_argument("--overlay", metavar="DIR", help="also write the overlay images here")
-    p.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
+    p.add_argument("--turn", type=_turn, default=0, metavar="0|90|180|270|auto",
                    help="turn each photo clockwise by this many degrees first, to bring the "
-                        "tray's far side to the top (boxes are in the turned photo)")
+                        "tray's far side to the top (boxes are in the turned photo); auto: as "
+                        "the photos, all from one camera, say")
     p.set_defaults(run=_cmd_dice)
 
     p = sub.add_parser("teach", help="cut the dice out of photos of one face into a face folder")
