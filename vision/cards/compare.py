@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from .face import SIZE, Face
 
-__all__ = ["Likeness", "align", "compare", "shadow_weight"]
+__all__ = ["Likeness", "LinedUp", "align", "compare", "shadow_weight"]
 
 ECC_STEPS = 15
 """Most ECC iterations when aligning (it usually settles in under 15)."""
@@ -93,6 +93,7 @@ be a pixel or two off, so there the table or the card's rim shows by turns."""
 _INSIDE = np.zeros(SIZE[::-1], np.float32)
 _INSIDE[RIM:-RIM, RIM:-RIM] = 1
 _INSIDE_AREA = float(_INSIDE.sum())
+_IN = _INSIDE > 0
 
 FAR_OFF = 0.25
 """Mean difference over a card beyond which, nothing covering it, it is plainly not the
@@ -128,62 +129,98 @@ def _lined_up_mask(mask: np.ndarray, warp: np.ndarray) -> NDArray[np.bool_]:
     return lined
 
 
-def compare(seen: Face, example: Face, warp: np.ndarray | None = None,
+@dataclass(frozen=True, slots=True)
+class LinedUp:
+    """A seen face lined up on the examples' pixels by one warp: all of :func:`compare`
+    that does not depend on the example. The cards of a deck mostly share a layout, so
+    one alignment serves every card shortlisted (:mod:`vision.cards.deck`), and this is
+    worked out once for them all, not once per card.
+
+    ``detail``: the seen face's detail in the example's pixels; ``lying``: where
+    something lies over the card there (None: nothing), and ``lying_in`` the part of it
+    inside the card's rim (all False if nothing lies there); ``weight``: the say of each
+    pixel beside it (:func:`shadow_weight`; None when nothing lies on the card);
+    ``washed``: where a glare spot washes the print out; ``plain``: nothing can cover
+    the card (no covering, no glare).
+    """
+
+    seen: Face
+    warp: np.ndarray
+    detail: np.ndarray
+    lying: NDArray[np.bool_] | None
+    lying_in: NDArray[np.bool_]
+    weight: NDArray[np.float32] | None
+    washed: NDArray[np.bool_]
+    plain: bool
+
+    @classmethod
+    def of(cls, seen: Face, warp: np.ndarray, covering: np.ndarray | None = None) -> LinedUp:
+        """``seen`` lined up by ``warp``, with ``covering`` as for :func:`compare`."""
+        detail = cv2.warpPerspective(seen.detail, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE)
+        lying = None if covering is None else _lined_up_mask(covering.astype(np.uint8), warp)
+        weight = shadow_weight(lying) if lying is not None and lying.any() else None
+        glared, spotted = bool(seen.glare.any()), bool(seen.spot.any())
+        # A glare spot hides the print under it, like a finger, but anywhere; it cannot add
+        # print, so only where the card shows nothing at all; round its clipped core, its
+        # evened light leaves a ring of detail, so there whatever shows.
+        washed = np.zeros(SIZE[::-1], bool)
+        if glared:
+            washed = _lined_up_mask(seen.glare, warp)
+            washed &= cv2.GaussianBlur(np.abs(detail), (0, 0), 1.5) < PLAIN
+        if spotted:
+            washed |= _lined_up_mask(seen.spot, warp)
+        lying_in = np.zeros(SIZE[::-1], bool) if lying is None else lying & _IN
+        return cls(seen, warp, detail, lying, lying_in, weight, washed,
+                   covering is None and not glared and not spotted)
+
+
+def compare(seen: Face | LinedUp, example: Face, warp: np.ndarray | None = None,
             covering: np.ndarray | None = None) -> Likeness:
     """``seen`` against ``example``, aligned by ``warp`` (found by :func:`align` if None).
 
     ``covering`` (from :func:`vision.cards.cover.covering`, for ``seen`` as given) is
-    where something lies over the card; None: nothing.
+    where something lies over the card; None: nothing. ``seen`` already lined up
+    (:class:`LinedUp`) is compared as it is (``warp`` and ``covering`` are its own).
     """
-    if warp is None:
-        warp = align(seen, example)
-    lined_up = cv2.warpPerspective(seen.detail, warp, SIZE, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
-    diff = lined_up - example.detail
-    lying = None
-    if covering is not None:
+    if isinstance(seen, Face):
+        seen = LinedUp.of(seen, align(seen, example) if warp is None else warp, covering)
+    diff = seen.detail - example.detail
+    lying = seen.lying
+    if lying is not None:
         # What lies over the card is no part of it: it differs neither way, and its
         # difference must not spread onto the print beside it.
-        lying = cv2.warpPerspective(covering.astype(np.uint8), warp, SIZE,
-                                    flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
-                                    borderMode=cv2.BORDER_REPLICATE) > 0
         diff[lying] = 0
     difference = cv2.GaussianBlur(diff * diff, (0, 0), 2.0) * _INSIDE
-    if covering is None and not seen.glare.any() and not seen.spot.any():
+    if seen.plain:
         # Nothing can cover the card: a card far from the example needs no closer look.
         mean = float(np.minimum(difference, 2.0).sum()) / _INSIDE_AREA
         if mean > FAR_OFF:
             nothing = np.zeros(difference.shape, bool)
-            return Likeness(mean, float("inf"), 0.0, warp, difference, nothing)
+            return Likeness(mean, float("inf"), 0.0, seen.warp, difference, nothing)
     clear = difference > CLEAR
-    # A glare spot hides the print under it, like a finger, but anywhere; it cannot add
-    # print, so only where the card shows nothing at all; round its clipped core, its
-    # evened light leaves a ring of detail, so there whatever shows.
-    washed = np.zeros_like(clear)
-    if seen.glare.any():
-        washed = _lined_up_mask(seen.glare, warp)
-        washed &= cv2.GaussianBlur(np.abs(lined_up), (0, 0), 1.5) < PLAIN
-    if seen.spot.any():
-        washed |= _lined_up_mask(seen.spot, warp)
+    washed = seen.washed
     covered = washed & clear
     if lying is not None:
-        covered |= lying & (_INSIDE > 0)
+        covered |= seen.lying_in
     # The largest patch counts: another card's rune is one patch; light and noise leave
     # small scattered ones.
-    inside = (clear & ~covered & _CORE).astype(np.uint8)
-    count, patches = cv2.connectedComponents(inside, connectivity=8)
-    excess = np.where(inside > 0, difference - CLEAR, 0).astype(np.float32)
-    if lying is not None and lying.any():
+    inside = clear & ~covered & _CORE
+    count, patches = cv2.connectedComponents(inside.view(np.uint8), connectivity=8)
+    # Only the pixels of the patches are summed (a bool mask's are found quickly).
+    at = np.flatnonzero(inside)
+    excess = difference.ravel()[at] - CLEAR
+    if seen.weight is not None:
         # Beside what lies on the card falls its shadow: a difference there counts less,
         # and none where the card shows darker than the example (a shadow, or a finger's
         # dark rim the covering missed, only darkens; another print there is lighter
         # somewhere too, and the look-alike check still asks what it is).
-        weight = shadow_weight(lying)
+        weight = seen.weight.ravel()[at]
         excess *= weight
-        excess[(weight < 1) & (cv2.GaussianBlur(diff, (0, 0), 2.0) < 0)] = 0
-    contradiction = float(np.bincount(patches.ravel(), excess.ravel(), count)[1:].max()) if count > 1 else 0.0
-    shown = (_INSIDE > 0) & ~covered
+        excess[(weight < 1) & (cv2.GaussianBlur(diff, (0, 0), 2.0).ravel()[at] < 0)] = 0
+    contradiction = float(np.bincount(patches.ravel()[at], excess, count)[1:].max()) if count > 1 else 0.0
+    shown = _IN & ~covered
     if washed.any():
         shown = shown & ~washed
     fit = float(np.minimum(difference[shown], 2.0).mean()) if shown.any() else 2.0
-    return Likeness(fit, contradiction, float(covered.mean()), warp, difference, covered)
+    return Likeness(fit, contradiction, float(covered.mean()), seen.warp, difference, covered)

@@ -122,25 +122,26 @@ def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
     patch = cv2.GaussianBlur(patch, (0, 0), 0.8)
     col = _colour(patch)
     edge = target + BAND
+    outer, inner = _beside(edge, inward=False), _beside(edge, inward=True)
     seen = np.ones((4, SAMPLES), bool)
     for side, start, end in stretches:
         seen[side, start:end] = False
     # The card's own colours: its rim's, and its face's commonest (paper, or a picture),
     # each as itself (a card's face has many colours: their spread says nothing).
-    rim = _colours(col, edge, seen, inward=True)
-    face = col[BAND + RIM_ZONE:BAND + h - RIM_ZONE, BAND + RIM_ZONE:BAND + w - RIM_ZONE].reshape(-1, 3)
+    rim = _colours(col, inner, seen)
+    face = col[:, BAND + RIM_ZONE:BAND + h - RIM_ZONE, BAND + RIM_ZONE:BAND + w - RIM_ZONE].reshape(3, -1).T
     off_card = _off(col, face[::7], spread=False)
     if len(rim) >= 4:
         off_card = np.minimum(off_card, _off(col, rim, spread=False))
     card = np.zeros(size[::-1], np.uint8)
     cv2.fillConvexPoly(card, np.round(edge).astype(np.int32), 1)
     ring = (cv2.dilate(card, np.ones((2 * BAND - 1,) * 2, np.uint8)) > card)
-    table = np.median(_colours(col, edge, seen, inward=False), axis=0)
+    table = np.median(_colours(col, outer, seen), axis=0)
     cover = np.zeros((h, w), np.uint8)
-    for side, start, end in _runs(col, edge, stretches):
+    for side, start, end in _runs(col, outer, stretches):
         which = np.zeros((4, SAMPLES), bool)
         which[side, start:end] = True
-        outside = _colours(col, edge, which, inward=False)
+        outside = _colours(col, outer, which)
         there = np.median(outside, axis=0)
         if there[0] >= np.log(GLARE + 4) and np.abs(there[1:] - table[1:]).max() <= TINT:
             continue  # a glare spot on the table, as white as the card's edge
@@ -151,7 +152,7 @@ def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
         off = _off(col, outside)
         passable = ((off <= 1) & ((off < off_card) | (crossing > 0))).astype(np.uint8)
         count, colels = cv2.connectedComponents(passable, connectivity=4)
-        seeds = _points(edge, which, inward=False)
+        seeds = outer[which].reshape(-1, 2)
         keep = np.zeros(count, bool)
         keep[colels[np.clip(seeds[:, 1], 0, size[1] - 1), np.clip(seeds[:, 0], 0, size[0] - 1)]] = True
         keep[0] = False
@@ -162,15 +163,16 @@ def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
     return cover
 
 
-def _runs(col: np.ndarray, edge: np.ndarray, stretches: list[tuple[int, int, int]]
+def _runs(col: np.ndarray, outer: np.ndarray, stretches: list[tuple[int, int, int]]
           ) -> list[tuple[int, int, int]]:
-    """The stretches cut where the colour just outside changes: a stretch may be hidden
-    partly by a finger and partly by the table matching the card's edge."""
+    """The stretches cut where the colour just outside (``outer``, :func:`_beside`)
+    changes: a stretch may be hidden partly by a finger and partly by the table matching
+    the card's edge."""
     out = []
     for side, start, end in stretches:
         which = np.zeros((4, SAMPLES), bool)
         which[side, start:end] = True
-        outside = np.median(_colours(col, edge, which, inward=False).reshape(end - start, -1, 3), axis=1)
+        outside = np.median(_colours(col, outer, which).reshape(end - start, -1, 3), axis=1)
         jumps = np.abs(np.diff(outside, axis=0)) / np.array([LIGHT, TINT, TINT], np.float32)
         cuts = [start] + [start + 1 + int(i) for i in np.flatnonzero(jumps.max(axis=1) > 1)] + [end]
         out += [(side, a, b) for a, b in zip(cuts, cuts[1:]) if b - a >= 2]
@@ -181,24 +183,27 @@ def _colour(picture: np.ndarray) -> np.ndarray:
     """Lightness and colour of each pixel of a BGR picture, apart: the log of the
     brightness, and blue and red over green as shares of it (with a constant added, so
     that dark pixels, whose colour is mostly noise, count as grey). A shadow changes
-    the first only."""
+    the first only. As three planes (3 x height x width): :func:`_off` works plane by
+    plane (a last axis of three is slow in numpy)."""
     b, g, r = cv2.split(picture.astype(np.float32))
     total = b + g + r
-    return np.dstack([np.log(total / 3 + 4), (b - g) / (total + 90), (r - g) / (total + 90)])
+    return np.stack([np.log(total / 3 + 4), (b - g) / (total + 90), (r - g) / (total + 90)])
 
 
 def _off(col: np.ndarray, colours: np.ndarray, spread: bool = True) -> np.ndarray:
-    """How far each pixel of ``col`` is from the colour of ``colours`` (n x 3): from their
-    median, in tolerances (``LIGHT`` and ``TINT``, or ``SPREAD`` times their spread if
-    ``spread`` and that is more); 1 at the edge of the tolerance."""
+    """How far each pixel of ``col`` (:func:`_colour`'s planes) is from the colour of
+    ``colours`` (n x 3): from their median, in tolerances (``LIGHT`` and ``TINT``, or
+    ``SPREAD`` times their spread if ``spread`` and that is more); 1 at the edge of the
+    tolerance."""
     centre = np.median(colours, axis=0)
     tolerance = np.array([LIGHT, TINT, TINT], np.float32)
     if spread:
         tolerance = np.maximum(SPREAD * np.median(np.abs(colours - centre), axis=0), tolerance)
-    each = np.abs((col - centre) / tolerance)
-    # The largest of the three, channel by channel: numpy's max over a last axis of
-    # three is four times slower, and this runs several times for every card covered.
-    off: np.ndarray = np.maximum(np.maximum(each[..., 0], each[..., 1]), each[..., 2])
+    # The largest of the three, plane by plane: this runs several times for every card
+    # covered, and numpy is slow over a last axis of three.
+    off: np.ndarray = np.abs((col[0] - centre[0]) / tolerance[0])
+    for k in (1, 2):
+        np.maximum(off, np.abs((col[k] - centre[k]) / tolerance[k]), out=off)
     return off
 
 
@@ -239,9 +244,10 @@ def _along(corners: np.ndarray, side: int, t: float) -> np.ndarray:
     return point
 
 
-def _points(corners: np.ndarray, which: np.ndarray, inward: bool) -> np.ndarray:
-    """Integer pixels (n x 2) beside the samples ``which`` (sides x samples) of a
-    quadrilateral's sides, ``REACH`` pixels out (or in)."""
+def _beside(corners: np.ndarray, inward: bool) -> np.ndarray:
+    """Integer pixels beside the finder's samples of a quadrilateral's sides, ``REACH``
+    pixels out (or in): sides x samples x depth x 2. (Worked out once for a card, and
+    the samples wanted picked out: see :func:`_colours`.)"""
     a = corners.astype(np.float32)
     along = np.roll(a, -1, axis=0) - a
     normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
@@ -253,15 +259,16 @@ def _points(corners: np.ndarray, which: np.ndarray, inward: bool) -> np.ndarray:
     depth = np.arange(REACH[0], REACH[1] + 1, dtype=np.float32)
     pts = (a[:, None, None] + along[:, None, None] * _T[None, :, None, None]
            + depth[None, None, :, None] * normal[:, None, None])  # sides x samples x depth x 2
-    pixels: np.ndarray = np.round(pts[which].reshape(-1, 2)).astype(np.int32)
+    pixels: np.ndarray = np.round(pts).astype(np.int32)
     return pixels
 
 
-def _colours(col: np.ndarray, corners: np.ndarray, which: np.ndarray, inward: bool) -> np.ndarray:
-    """The colours (n x 3) beside the samples ``which``, out or in (see :func:`_points`)."""
-    pts = _points(corners, which, inward)
-    h, w = col.shape[:2]
-    colours: np.ndarray = col[np.clip(pts[:, 1], 0, h - 1), np.clip(pts[:, 0], 0, w - 1)]
+def _colours(col: np.ndarray, beside: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """The colours (n x 3) of ``col`` (:func:`_colour`'s planes) beside the samples
+    ``which`` (sides x samples), at the pixels ``beside`` (:func:`_beside`)."""
+    pts = beside[which].reshape(-1, 2)
+    h, w = col.shape[1:]
+    colours: np.ndarray = col[:, np.clip(pts[:, 1], 0, h - 1), np.clip(pts[:, 0], 0, w - 1)].T
     return colours
 
 

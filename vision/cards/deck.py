@@ -35,7 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .compare import CLEAR, Likeness, align, compare, shadow_weight
+from .compare import CLEAR, Likeness, LinedUp, align, compare, shadow_weight
 from .face import CELL, MARGIN, SIZE, Face, print_of, signature
 from .find import find_cards, rectify
 
@@ -334,7 +334,8 @@ class Deck:
         aligning onto its own example.
 
         The cards of a deck mostly share a layout, so one alignment (onto the closest
-        card, each way up that is close) serves them all for a first look.
+        card, each way up that is close) serves them all for a first look, and the face
+        is lined up by it once for them all (:class:`~vision.cards.compare.LinedUp`).
         """
         ways = _Ways(face)
         coverings = (covering, None if covering is None else covering[::-1, ::-1])
@@ -348,9 +349,10 @@ class Deck:
         if len(warps) == 1:  # the other way up is far off: the same alignment, turned
             (turned, warp), = warps.items()
             warps[not turned] = _TURN @ warp @ _TURN
-        candidates = [_Candidate(name, example, turned, compare(
-            ways[turned], self._faces[example], warps[turned], coverings[turned]))
-            for name, example, turned, _ in shortlist]
+        lined = {turned: LinedUp.of(ways[turned], warps[turned], coverings[turned])
+                 for turned in {turned for _, _, turned, _ in shortlist}}
+        candidates = [_Candidate(name, example, turned, compare(lined[turned], self._faces[example]))
+                      for name, example, turned, _ in shortlist]
         # The runner-up by signature, and any that nearly fit: their example may have
         # been taken a little differently (its outline a border's width in, say).
         # (unless the closest fits and the runner-up is not close)
@@ -476,6 +478,10 @@ class _Slots:
     """Which patches (by number) hold two prints of their cards' own, neither shown there
     by any other look-alike (two pictures; a rune card has none)."""
     source: _Source
+    every: np.ndarray
+    """Every patch (by number, sorted), worked out once: each card seen asks for them."""
+    told: np.ndarray
+    """The patches that are no picture of the two cards' own (:attr:`own`), likewise."""
 
     @classmethod
     def of(cls, owner: int, theirs: np.ndarray, mine: np.ndarray, difference: np.ndarray,
@@ -507,8 +513,11 @@ class _Slots:
             if len(others) >= OWN_AMONG:
                 own = decisive & ~like_theirs & ~like_mine
         where = np.flatnonzero(decisive[patches])
-        return cls(owner, where, patches.ravel()[where], mine.ravel()[where], theirs.ravel()[where],
-                   np.flatnonzero(slot), np.flatnonzero(own), source)
+        patch = patches.ravel()[where]
+        every = np.unique(patch)
+        owns = np.flatnonzero(own)
+        return cls(owner, where, patch, mine.ravel()[where], theirs.ravel()[where],
+                   np.flatnonzero(slot), owns, source, every, np.setdiff1d(every, owns))
 
     def hidden(self, seen: np.ndarray, covered: np.ndarray | None, every: bool = False,
                weight: np.ndarray | None = None, prints: tuple[np.ndarray, np.ndarray] | None = None
@@ -518,7 +527,7 @@ class _Slots:
         than the look-alike; each pixel's say times ``weight`` (example pixels) if given.
         ``prints`` are the example's detail and the look-alike's to compare with (as
         taught, if None)."""
-        patches = np.unique(self.patch) if every else self.slots
+        patches = self.every if every else self.slots
         if not len(patches):
             return False
         return bool(np.any(self._told(seen, covered, patches, weight, prints) < EVIDENT))
@@ -555,7 +564,7 @@ class _Slots:
         the look-alike's print than the example's (the margin of :meth:`hidden`, the
         other way). Two pictures are left out: what a finger leaves of one may well look
         more like the other (an art card not in the deck would not fit elsewhere)."""
-        patches = np.setdiff1d(np.unique(self.patch), self.own)
+        patches = self.told
         return bool(len(patches)) and bool(np.any(self._told(seen, covered, patches, weight, prints) <= -EVIDENT))
 
     def own_shown(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray) -> bool:
@@ -580,7 +589,7 @@ class _Slots:
         mine, theirs = (self.mine, self.theirs) if prints is None else (
             prints[0].ravel()[self.where], prints[1].ravel()[self.where])
         say = np.ones(len(self.where), np.float32) if weight is None else weight.ravel()[self.where]
-        count = int(self.patch.max()) + 1
+        count = int(self.every[-1]) + 1
         off_mine, off_theirs = at - mine, at - theirs
         if levelled:
             said = np.maximum(np.bincount(self.patch[shows], say[shows], count), 1e-6)

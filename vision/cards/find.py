@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import cv2
@@ -159,7 +159,7 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
         # found is two cards edge to edge: kept as it is, in case. One nearly as large
         # may be the same card, better outlined: it is snapped and competes.
         area = float(cv2.contourArea(quad))
-        if any(_inside(quad, f) > 0.85 and area < SAME * f.area for f in found):
+        if any(area < SAME * f.area and _inside(quad, f) > 0.85 for f in found):
             inner.append(FoundCard(quad, rough))
             continue
         snapped = _snap(quad, gradients)
@@ -596,9 +596,10 @@ def _gradients(channels: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         if best_x is None or best_y is None or best is None:
             best_x, best_y, best = gx, gy, steep
         else:
-            more = steep > best
-            np.copyto(best_x, gx, where=more)
-            np.copyto(best_y, gy, where=more)
+            # OpenCV's masked copy: numpy's (copyto where) is slow for a mask this ragged.
+            more = cv2.compare(steep, best, cv2.CMP_GT)
+            best_x = cv2.copyTo(gx, more, best_x)
+            best_y = cv2.copyTo(gy, more, best_y)
             np.maximum(steep, best, out=best)
     assert best_x is not None and best_y is not None
     return best_x.astype(np.float32), best_y.astype(np.float32)
@@ -614,15 +615,14 @@ def _snap(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]
     their order); with the share of the outline that shows the edge (0 if a side
     hardly shows) and where it shows (see :class:`FoundCard`). None if the sides no
     longer meet."""
-    after = np.roll(quad, -1, axis=0)
+    after = quad[_NEXT]
     along = after - quad
     length = np.hypot(along[:, 0], along[:, 1])
     unit = along / length[:, None]
     normal = np.stack([unit[:, 1], -unit[:, 0]], axis=1)
     outward = np.einsum("ij,ij->i", normal, (quad + after) / 2 - quad.mean(axis=0))
     normal[outward < 0] *= -1
-    t = np.linspace(0.06, 0.94, SAMPLES, dtype=np.float32)
-    base = quad[:, None, :] + along[:, None, :] * t[None, :, None]  # sides x samples x 2
+    base = quad[:, None, :] + along[:, None, :] * _ALONG[None, :, None]  # sides x samples x 2
     # The card's edge is one step all along (card to table, the same way round); a
     # checked cloth's lines step up and down by turns. Take the outermost such line
     # not far out (a thin border's inner edge may be the outline found).
@@ -631,43 +631,43 @@ def _snap(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]
     flat = np.abs(across).transpose(1, 0, 2).reshape(4, -1)
     k90 = int(0.9 * (flat.shape[1] - 1))
     level = np.maximum(0.35 * np.partition(flat, k90, axis=1)[:, k90], 20.0)
-    best_k = np.full(4, -1)
-    sign = np.ones(4, np.float32)
-    shares = []
-    for s in (1.0, -1.0):
+    shares = np.empty((2, len(offsets), 4))  # signs (up, down) x offsets x sides
+    for i, s in enumerate((1.0, -1.0)):
         strong = s * across > level[None, :, None]
         strong[1:] |= strong[:-1].copy()
-        shares.append(strong.mean(axis=2))  # offsets x sides
+        shares[i] = strong.mean(axis=2)
     need = np.maximum(0.6, 0.75 * np.maximum(shares[0].max(axis=0), shares[1].max(axis=0)))
+    # The outermost offset where each sign's step is strong enough (-1: none); up wins a tie.
+    enough = shares >= need
+    last = np.where(enough.any(axis=1), len(offsets) - 1 - enough[:, ::-1].argmax(axis=1), -1)
+    best_k = np.maximum(last[0], last[1])
+    sign = np.where(last[0] >= last[1], 1.0, -1.0).astype(np.float32)
     home = int(np.searchsorted(offsets, 0.0))
-    for side in range(4):
-        for s, share in zip((1.0, -1.0), shares):
-            ok = np.flatnonzero(share[:, side] >= need[side])
-            if len(ok) and ok[-1] > best_k[side]:
-                best_k[side], sign[side] = ok[-1], s
-        if best_k[side] < 0:  # no clear edge: stay on the outline's own line
-            best_k[side] = home
-            sign[side] = 1.0 if shares[0][home, side] >= shares[1][home, side] else -1.0
+    lost = best_k < 0  # no clear edge: stay on the outline's own line
+    best_k[lost] = home
+    sign[lost] = np.where(shares[0, home] >= shares[1, home], 1.0, -1.0)[lost]
     # Fit each side through the steepest point of its step, sample by sample.
     near = offsets[best_k][:, None] + FINE[None, :]  # sides x fine offsets
     profile = _across(gradients, base, normal, near) * sign[None, :, None]
     peak = profile.argmax(axis=0)  # sides x samples
     strength = np.take_along_axis(profile, peak[None], axis=0)[0]
     edge = strength > level[:, None]
+    starts = (quad + near[:, FINE.size // 2, None] * normal).tolist()
+    steps = base + np.take_along_axis(near, peak, axis=1)[:, :, None] * normal[:, None, :]
     lines: list[Line] = []
-    for side in range(4):
-        start = quad[side] + near[side, FINE.size // 2] * normal[side]
-        line = (float(start[0]), float(start[1]), float(unit[side, 0]), float(unit[side, 1]))
+    for side, count in enumerate(edge.sum(axis=1).tolist()):
         on = edge[side]
-        if on.sum() >= 4:
-            points = base[side, on] + near[side, peak[side, on]][:, None] * normal[side]
-            vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
-            line = (x0, y0, vx, vy)
-            # Only samples whose step lies on the fitted line show the edge.
-            off_line = np.abs((points - np.array([x0, y0], np.float32))
-                              @ np.array([-vy, vx], np.float32)) > 1.0
-            on[np.flatnonzero(on)[off_line]] = False
-        lines.append(line)
+        if count < 4:
+            (x, y), (dx, dy) = starts[side], unit[side].tolist()
+            lines.append((x, y, dx, dy))
+            continue
+        points = steps[side, on]
+        vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
+        lines.append((x0, y0, vx, vy))
+        # Only samples whose step lies on the fitted line show the edge.
+        off_line = np.abs((points - np.array([x0, y0], np.float32))
+                          @ np.array([-vy, vx], np.float32)) > 1.0
+        on[np.flatnonzero(on)[off_line]] = False
     corners = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
     if any(c is None for c in corners):
         return None
@@ -680,6 +680,9 @@ def _snap(quad: np.ndarray, gradients: tuple[np.ndarray, np.ndarray]
     support = float(shown.mean()) if shown.min() >= enough else 0.0
     return np.array(corners, np.float32), support, edge
 
+
+_ALONG = np.linspace(0.06, 0.94, SAMPLES, dtype=np.float32)
+"""Where along its side each of :func:`_snap`'s samples lies (a share of its length)."""
 
 FINE = np.arange(-2.0, 2.01, 0.25, dtype=np.float32)
 """Offsets (working pixels) around a side's line searched for the steepest point."""
@@ -733,7 +736,7 @@ def _supported(quads: list[np.ndarray], edges: np.ndarray, samples: int = 16
         return []
     q = np.stack(quads)  # quads x corners x 2
     t = np.linspace(0.1, 0.9, samples, dtype=np.float32)
-    pts = q[:, :, None, :] + (np.roll(q, -1, axis=1) - q)[:, :, None, :] * t[None, None, :, None]
+    pts = q[:, :, None, :] + (q[:, _NEXT] - q)[:, :, None, :] * t[None, None, :, None]
     h, w = edges.shape
     x = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
     y = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, h - 1)
@@ -805,6 +808,15 @@ def _fit_quads(contour: np.ndarray, hull: np.ndarray) -> list[tuple[np.ndarray, 
 RUNS = 12
 """Longest straight runs of an outline looked at for a card's sides."""
 
+_ONE_LINE = math.radians(6)
+"""Most turn between two straight runs of an outline on one line."""
+
+_PARALLEL = math.radians(20)
+"""Most turn between two lines taken for a card's opposite sides (perspective)."""
+
+_ACROSS = math.radians(60)
+"""Least turn between a side and the lines taken for the two sides across it."""
+
 
 def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[np.ndarray]:
     """The card's four sides among the straight runs of an outline broken by a hand or a card.
@@ -817,42 +829,47 @@ def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[
     poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
     if len(poly) < 4:
         return []
-    along = np.roll(poly, -1, axis=0) - poly
+    along = np.concatenate([poly[1:], poly[:1]]) - poly
     lengths = np.hypot(along[:, 0], along[:, 1])
     groups: list[list[float]] = []  # angle, offset, total length, x, y of a point
-    for i in np.argsort(-lengths)[:RUNS]:
-        length = float(lengths[i])
+    trig: list[tuple[float, float]] = []  # each group's angle's sine and cosine
+    # Plain floats: this runs for most outlines of every frame.
+    points, steps, sizes = poly.tolist(), along.tolist(), lengths.tolist()
+    for i in np.argsort(-lengths)[:RUNS].tolist():
+        length = sizes[i]
         if length < 0.04 * perimeter:
             break
-        x, y = float(poly[i, 0]), float(poly[i, 1])
-        angle = math.atan2(float(along[i, 1]), float(along[i, 0])) % math.pi
-        offset = -math.sin(angle) * x + math.cos(angle) * y
-        for g in groups:
+        x, y = points[i]
+        angle = math.atan2(steps[i][1], steps[i][0]) % math.pi
+        sin, cos = math.sin(angle), math.cos(angle)
+        offset = -sin * x + cos * y
+        for g, (g_sin, g_cos) in zip(groups, trig):
             turn = abs(angle - g[0])
-            if min(turn, math.pi - turn) < math.radians(6):
-                shift = -math.sin(g[0]) * x + math.cos(g[0]) * y - g[1]
+            if min(turn, math.pi - turn) < _ONE_LINE:
+                shift = -g_sin * x + g_cos * y - g[1]
                 if abs(shift) < 0.015 * perimeter:
                     g[2] += length
                     break
         else:
             groups.append([angle, offset, length, x, y])
+            trig.append((sin, cos))
     if len(groups) < 4:
         return []
-    lines = np.array(sorted(groups, key=lambda g: -g[2])[:8])
-    angle, offset, strength, x, y = lines.T
+    ranked = sorted(groups, key=lambda g: -g[2])[:8]
+    angle, offset, strength, x, y = np.array(ranked).T
     turn = np.abs(angle[:, None] - angle[None, :])
     turn = np.minimum(turn, math.pi - turn)
     gap = np.abs(-np.sin(angle)[:, None] * x[None, :] + np.cos(angle)[:, None] * y[None, :]
                  - offset[:, None])
-    pairs = [(float(min(strength[i], strength[j])), i, j)
-             for i, j in zip(*np.nonzero(np.triu((turn < math.radians(20)) & (gap >= 10), 1)))]
+    parallel = np.nonzero(np.triu((turn < _PARALLEL) & (gap >= 10), 1))
+    pairs = [(min(ranked[i][2], ranked[j][2]), i, j) for i, j in zip(*(p.tolist() for p in parallel))]
     pairs.sort(reverse=True)
+    turns = turn.tolist()
     quads = []
     for _, i, j in pairs[:guesses]:
-        across = [(k, m) for _, k, m in pairs
-                  if min(turn[i, k], turn[i, m]) >= math.radians(60)][:guesses]
+        across = [(k, m) for _, k, m in pairs if min(turns[i][k], turns[i][m]) >= _ACROSS][:guesses]
         for k, m in across:
-            sides = [_line(lines[n]) for n in (i, k, j, m)]
+            sides = [_line(ranked[n]) for n in (i, k, j, m)]
             corners = [_intersect(sides[n], sides[(n + 1) % 4]) for n in range(4)]
             if all(c is not None for c in corners):
                 quad = np.array(corners, np.float32)
@@ -865,7 +882,7 @@ Line = tuple[float, float, float, float]
 """A line as a point on it and its direction: x, y, dx, dy."""
 
 
-def _line(g: np.ndarray) -> Line:
+def _line(g: Sequence[float]) -> Line:
     """A line kept as (angle, offset, strength, x, y) as a point and a direction."""
     return float(g[3]), float(g[4]), math.cos(float(g[0])), math.sin(float(g[0]))
 
@@ -886,7 +903,7 @@ def _card_shaped(quad: np.ndarray, min_side: float) -> bool:
 
     Plain arithmetic on the four corners: this runs for every outline of every frame.
     """
-    pts = [(float(x), float(y)) for x, y in quad]
+    pts = [(float(x), float(y)) for x, y in quad.tolist()]
     sides = []
     turns = []
     for i in range(4):
@@ -912,7 +929,7 @@ def _frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 def _order(quad: np.ndarray) -> np.ndarray:
     """Clockwise on screen, starting at an end of a short side."""
-    pts = [(float(x), float(y)) for x, y in quad]
+    pts = [(float(x), float(y)) for x, y in quad.tolist()]
     cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
     # y points down, so increasing angle is clockwise
     pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
@@ -986,8 +1003,14 @@ def _same_card(a: FoundCard, b: FoundCard) -> bool:
 
 def _corners_apart(a: FoundCard, b: FoundCard) -> float:
     """How far apart two outlines' corners are (the farthest pair, however numbered)."""
-    return min(float(np.abs(np.roll(a.corners, k, axis=0) - b.corners).max()) for k in range(4))
+    return float(np.abs(a.corners[_TURNS] - b.corners).max(axis=(1, 2)).min())
 
+
+_NEXT = np.array([1, 2, 3, 0])
+"""Each corner's next, clockwise (a quadrilateral's corners rolled by one)."""
+
+_TURNS = np.array([np.roll(np.arange(4), k) for k in range(4)])
+"""A quadrilateral's corners numbered from each of them in turn (rolled by 0 to 3)."""
 
 HALF = 0.5
 """Share of an outline inside a larger one kept at which it is no card of its own

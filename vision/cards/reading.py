@@ -98,9 +98,10 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
             for part in found.snapped_parts():
                 if any(part.overlap(t) > 0.2 for t in taken):
                     continue
-                if deck.distance(seen_card(frame, part.corners)) > PART_NEARER * match.distance:
+                picture = seen_card(frame, part.corners)
+                if deck.distance(picture) > PART_NEARER * match.distance:
                     continue
-                inside, _ = _named(frame, part, deck, rest)
+                inside, _ = _named(frame, part, deck, rest, picture)
                 if inside.name is not None:
                     named.append(inside)
                     taken.append(part)
@@ -148,8 +149,8 @@ PART_NEARER = 1.0
 card must be to be looked at closely as a card of its own."""
 
 
-def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard]
-           ) -> tuple[SeenCard, Match]:
+def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard],
+           picture: np.ndarray | None = None) -> tuple[SeenCard, Match]:
     """``found`` named; if it is no card of the deck, the first of its other outlines
     (:meth:`FoundCard.outlines`) that is one, if any: the outline chosen may run
     along a finger's side or a cloth's line beyond the card's edge, where another
@@ -157,8 +158,9 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     own answer otherwise). A card plainly not in the deck (:attr:`Match.another_card`:
     lined up with a card of the deck and alike elsewhere, it shows a rune the other way)
     is outlined well, and its other outlines, which would show the same, are not looked
-    at: on a table where half the cards are unknown they took a sixth of the time."""
-    card, match = _seen(frame, found, deck, others)
+    at: on a table where half the cards are unknown they took a sixth of the time.
+    ``picture`` is ``found`` rectified (:func:`seen_card`), if already worked out."""
+    card, match = _seen(frame, found, deck, others, picture)
     if card.name is None and not match.another_card:
         # The outline chosen is no card lying over its other outlines.
         rest = [c for c in others if c is not found]
@@ -169,10 +171,12 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     return card, match
 
 
-def _seen(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard]
-          ) -> tuple[SeenCard, Match]:
+def _seen(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard],
+          picture: np.ndarray | None = None) -> tuple[SeenCard, Match]:
     covered = covering(frame, found, others)
-    match = deck.identify_face(Face.of(seen_card(frame, found.corners), covered), covered)
+    if picture is None:
+        picture = seen_card(frame, found.corners)
+    match = deck.identify_face(Face.of(picture, covered), covered)
     # The outline as found, from the corner that is the example's top-left.
     corners = np.roll(found.corners, -2, axis=0) if match.turned else found.corners
     return SeenCard(match.name, corners, match.confidence), match

@@ -12,7 +12,7 @@ import pytest
 
 from vision.cards import synth
 from vision.cards.cli import main
-from vision.cards.deck import Deck, DeckError
+from vision.cards.deck import SIZE, Deck, DeckError, _Slots, _Source
 from vision.cards.meaning import card_action
 from vision.cards.overlay import draw_cards
 from vision.cards.reading import read_cards
@@ -123,3 +123,24 @@ def test_cli_reports_bad_input_without_crashing(tmp_path: Path, deck_dir: Path,
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0]["error"] == "not a readable image"
     assert lines[1]["cards"] == [] and lines[1]["note"] == "no card found in the image"
+
+
+def test_where_two_look_alikes_differ_is_split_into_slots_and_their_own_prints() -> None:
+    """A patch where other cards of the deck show each of the two prints is a slot; one
+    where none shows either is the two cards' own; the patches a card seen is asked about
+    are worked out once, when the deck is loaded."""
+    mine = np.zeros(SIZE[::-1], np.float32)
+    theirs = mine.copy()
+    difference = mine.copy()
+    slot, picture = (slice(20, 31), slice(20, 31)), (slice(80, 91), slice(50, 61))
+    for patch in (slot, picture):
+        theirs[patch] = 1.0
+        difference[patch] = 2.0
+    shows_theirs, shows_mine, plain = theirs.copy(), mine.copy(), mine.copy()
+    for other in (shows_theirs, shows_mine, plain):
+        other[picture] = 5.0  # no other card shows either picture
+    slots = _Slots.of(1, theirs, mine, difference, [shows_theirs, shows_mine, plain],
+                      _Source(0, False, np.eye(3, dtype=np.float32)))
+    assert slots.slots.tolist() == [1] and slots.own.tolist() == [2]
+    assert slots.every.tolist() == [1, 2] and slots.told.tolist() == [1]
+    assert len(slots.where) == 2 * 11 * 11

@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 
 from vision.cards import synth
-from vision.cards.compare import compare
+from vision.cards.compare import LinedUp, compare
 from vision.cards.deck import CONTRADICTION, FIT
-from vision.cards.face import CLIPPED, PAPER_CLIPPED, SIZE, Face
+from vision.cards.face import BINS, CLIPPED, PAPER_CLIPPED, SIZE, Face, signature
 
 
 def _squared_difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -110,3 +110,35 @@ def test_a_fingers_shadow_beside_its_covering_is_no_contradiction() -> None:
         covering = cv2.dilate(finger, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))) > 0
         likeness = compare(Face.of(seen, covering), Face.of(card), np.eye(3, dtype=np.float32), covering)
         assert likeness.contradiction <= CONTRADICTION, spec.name
+
+
+def test_a_face_lined_up_once_compares_as_it_would_each_time() -> None:
+    """One alignment serves every card shortlisted: the seen face lined up once
+    (:class:`LinedUp`) gives each example the likeness :func:`compare` gives it alone,
+    with a finger lying over the card and without, and comparing leaves it as it was."""
+    specs = [s for s in synth.deck_specs(32, 3) if s.family == "runes"][:4]
+    cards = [cv2.resize(synth.render(s), SIZE, interpolation=cv2.INTER_AREA) for s in specs]
+    finger = cv2.ellipse(np.zeros(SIZE[::-1], np.uint8), (90, 60), (22, 11), 0, 0, 360, 1, -1) > 0
+    warp = np.array([[1.0, 0.01, 1.5], [0.0, 1.0, -1.0], [0.0, 0.0, 1.0]], np.float32)
+    for covering in (None, finger):
+        seen = Face.of(cards[0], covering)
+        lined = LinedUp.of(seen, warp, covering)
+        kept = [lined.detail.copy(), lined.washed.copy()]
+        for card in cards:
+            example = Face.of(card)
+            alone, shared = compare(seen, example, warp, covering), compare(lined, example)
+            assert (shared.fit, shared.contradiction, shared.covered) == (alone.fit, alone.contradiction, alone.covered)
+            assert np.array_equal(shared.difference, alone.difference)
+            assert np.array_equal(shared.covering, alone.covering)
+        assert np.array_equal(lined.detail, kept[0]) and np.array_equal(lined.washed, kept[1])
+
+
+def test_an_edge_votes_for_its_direction_whichever_way_it_steps() -> None:
+    """Edge directions wrap round at 180 degrees: dark to light and light to dark across
+    the same line are the same direction (a card turned round keeps its signature)."""
+    rising = np.zeros(SIZE[::-1], np.uint8)
+    rising[:, SIZE[0] // 2:] = 200
+    falling = 200 - rising
+    up, down = signature(rising), signature(falling)
+    assert np.array_equal(up[:, :BINS], down[:, :BINS])
+    assert up[:, :BINS].sum() > 0
