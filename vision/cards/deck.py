@@ -113,8 +113,8 @@ looks like (benchmark seeds 2, 5, 20 and 23, each card's look-alikes laid in its
 place); deck cards left unknown by the other checks score 6.2-10.5."""
 
 OWN_AMONG = 3
-"""Least other look-alikes of an example against which a print must be its own (shown by
-none of them) to be taken for its picture rather than a form of a slot."""
+"""Least other cards of an example's layout against which a print must be its own (shown
+by none of them) to be taken for its picture rather than a form of a slot."""
 
 ORIENTATION = 1.6
 """A card's other way up is aligned too when its closest card is this near (signature
@@ -370,13 +370,28 @@ class Deck:
     def _compare_examples(self) -> None:
         """Compare each example with its look-alikes, both ways up: two names whose photos
         show the same card (they fit each other) are warned of; for the others, where
-        they differ is kept (see :meth:`_hidden_slot`)."""
+        they differ is kept (see :meth:`_hidden_slot`).
+
+        Whether a print recurs there (a slot) is judged against every card of the deck
+        that shares the example's layout, not its look-alikes alone: a card at the edge
+        of its family has few look-alikes, and a rune they all show one way is still a
+        slot if other cards of the deck show it the other way."""
         # For each example: its look-alikes, their detail lined up on it, and the difference.
         alikes: list[list[tuple[int, np.ndarray, np.ndarray, _Source]]] = [[] for _ in self._faces]
+        # For each example: every card sharing its layout, its detail lined up on it.
+        kin: list[list[tuple[int, np.ndarray]]] = [[] for _ in self._faces]
         for i, face in enumerate(self._faces):
             owner = int(self._owner[i])
             ways = (face, face.turned())
-            for name, example, _, _ in self._shortlist(face.signature, TWINS, 2 * FAR, owner):
+            twins = {example for _, example, _, _ in self._shortlist(face.signature, TWINS, 2 * FAR, owner)}
+            for name, example, way, _ in self._shortlist(face.signature, len(self.names), float("inf"), owner):
+                if example not in twins:
+                    # Not a look-alike: only what it shows where they vary is asked of it, so
+                    # one way up (the signature's) will do.
+                    lk = compare(ways[way], self._faces[example])
+                    if lk.fit < SAME_LAYOUT:
+                        kin[example].append((owner, _lined_up(ways[way].detail, lk.warp)))
+                    continue
                 likenesses = []
                 for turned in (False, True):
                     c = _Candidate(name, example, turned, compare(ways[turned], self._faces[example]))
@@ -393,12 +408,13 @@ class Deck:
                 turned = likenesses[1].fit < likenesses[0].fit
                 alike = likenesses[turned]
                 if alike.fit < SAME_LAYOUT:
-                    alikes[example].append((owner, _lined_up(ways[turned].detail, alike.warp), alike.difference,
-                                            _Source(i, turned, alike.warp)))
-        for example, twins in enumerate(alikes):
+                    theirs = _lined_up(ways[turned].detail, alike.warp)
+                    alikes[example].append((owner, theirs, alike.difference, _Source(i, turned, alike.warp)))
+                    kin[example].append((owner, theirs))
+        for example, twins_of in enumerate(alikes):
             mine = self._faces[example].detail
-            for owner, theirs, difference, source in twins:
-                others = [d for o, d, _, _ in twins if o != owner]
+            for owner, theirs, difference, source in twins_of:
+                others = [d for o, d in kin[example] if o != owner]
                 self._twins[example].append(_Slots.of(owner, theirs, mine, difference, others, source))
 
     def _hidden_slot(self, best: _Candidate, seen: Face) -> bool:
@@ -476,7 +492,7 @@ class _Slots:
     """Which patches (by number) are slots of the deck (see :meth:`of`)."""
     own: np.ndarray
     """Which patches (by number) hold two prints of their cards' own, neither shown there
-    by any other look-alike (two pictures; a rune card has none)."""
+    by any other card of the layout (two pictures; a rune card has none)."""
     source: _Source
     every: np.ndarray
     """Every patch (by number, sorted), worked out once: each card seen asks for them."""
@@ -490,7 +506,8 @@ class _Slots:
         their difference (:attr:`Likeness.difference`).
 
         Only patches where both the example's print and the look-alike's recur on
-        other cards of the deck (``others``: their detail lined up on the example's)
+        other cards of the deck (``others``: every other card of the layout, its detail
+        lined up on the example's)
         are kept: those are the deck's slots (a rune, R on some cards and F on others);
         a patch of a picture that is one card's alone says nothing of what other cards
         may show there.

@@ -16,7 +16,7 @@ import pytest
 
 from benchmarks.vision_cards import _degraded, frames
 from vision.cards import synth
-from vision.cards.deck import Deck
+from vision.cards.deck import MARGIN, SIZE, Deck, seen_card
 from vision.cards.find import FoundCard, find_cards
 from vision.cards.reading import read_cards
 
@@ -458,3 +458,32 @@ def test_a_card_half_inside_the_outline_round_two_cards_is_named(tmp_path: Path)
     outline of the same card as a part is that part's alternative however little of it
     lies inside."""
     _assert_named(tmp_path, seed=2, frame=80, unknown_share=0.2, cover=0.3, name="FFF-RFF-FRF")
+
+
+def test_a_look_alike_at_the_edge_of_its_family_is_unknown_with_its_telling_rune_covered(
+        tmp_path: Path) -> None:
+    """Seed 22's deck (as in its benchmark frame 92): FFR-FFF-FFR, not in the deck, with
+    the rune that tells it from FRR-FFF-FFR (the first set's middle) under a finger. Of
+    FRR-FFF-FFR's few look-alikes by signature only one shows F there, so the rune was
+    taken for no slot, its being hidden was never asked about, and the card was named
+    FRR-FFF-FFR. Eleven cards of the deck show F there: judged against every card of the
+    layout it is a slot, and hidden, the card is unknown."""
+    seed = 22
+    specs = synth.deck_specs(60, seed)
+    synth.write_deck(tmp_path, specs, seed)
+    deck = Deck.load(tmp_path)
+    alike = next(s for s in synth.unknown_specs(20, specs, seed) if s.name == "FFR-FFF-FFR")
+    card = next(s for s in specs if s.name == "FRR-FFF-FFR")
+
+    w, h = synth.CARD_SIZE
+
+    def face(spec: synth.CardSpec) -> np.ndarray:
+        return seen_card(synth.render(spec), np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+
+    # A fingertip over the first set's middle rune (120 pixels down the card as drawn).
+    finger = np.zeros(SIZE[::-1], np.uint8)
+    cv2.circle(finger, (SIZE[0] // 2, round((120 / h - MARGIN) / (1 - 2 * MARGIN) * SIZE[1])), 12, 1, -1)
+    covered = face(alike)
+    covered[finger > 0] = (120, 150, 200)
+    assert deck.identify(face(card)).name == card.name
+    assert deck.identify(covered, finger > 0).name is None
