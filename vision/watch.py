@@ -320,10 +320,11 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
 
 def _learnt(path: Path) -> Turn:
-    """The turn ``[camera] turn = "auto"`` learnt before the process last stopped, or 0."""
+    """The turn ``[camera] turn = "auto"`` learnt before the process last stopped, or 0
+    (no file, or one that holds anything else: it is only a head start)."""
     try:
         text = path.read_text().strip()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return 0
     return next((turn for turn in TURNS if str(turn) == text), 0)
 

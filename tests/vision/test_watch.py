@@ -313,3 +313,22 @@ def test_a_camera_at_the_far_side_is_learnt_with_turn_auto(
     out = capsys.readouterr()
     assert "frames are turned" not in out.err
     assert [roll["counts"] for roll in map(json.loads, out.out.splitlines())] == upright[30:]
+
+
+@pytest.mark.parametrize("kept", [b"\xff\xfe\x00garbage", b"45\n", b""])
+def test_a_garbled_turn_learnt_starts_from_no_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], kept: bytes) -> None:
+    """``camera-turn.txt`` is only a head start: one that holds bytes that are no text, a
+    turn that is none, or nothing, is read as no turn, and the camera reads as it comes."""
+    replay = tmp_path / "replay"
+    replay.mkdir()
+    image = cv2.imread(str(WEBCAM / "Valid" / "valid_1.jpg"))
+    for copy in "ab":
+        cv2.imwrite(str(replay / f"{copy}.png"), image)
+    (tmp_path / "camera-turn.txt").write_bytes(kept)
+    config = tmp_path / "auto.toml"
+    config.write_text(f'[journal]\npath = "{tmp_path / "journal.sqlite"}"\n'
+                      '[camera]\nturn = "auto"\n')
+    assert main(["watch", "--source", str(replay), "--config", str(config), "--frames", "1"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert json.loads(line)["counts"] == make_reader().read(image).counts
