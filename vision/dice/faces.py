@@ -205,9 +205,7 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         mine[:len(lean)] = (dark_die == dark) | unsure
         marks = marks * cv2.LUT(body, mine)  # (a byte look-up: a tenth of NumPy's indexing)
         # Strokes close together are one symbol (a hammer's head and handle).
-        n, joined, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(marks, kernel),
-                                                               connectivity=8)
-        boxed = n  # (shapes split below get new labels, and no box of their own)
+        n, joined = cv2.connectedComponents(cv2.dilate(marks, kernel), connectivity=8)
         points = cv2.findNonZero(marks)
         points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
         xs, ys = points[:, 0], points[:, 1]
@@ -257,16 +255,17 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
             # neighbours' (the die's edge, a side face).
             r = int(np.ceil(1.5 * _SPAN * spread[k] * 2)) + 2
             x0, y0, x1, y1 = max(0, px - r), max(0, py - r), min(w, px + r + 1), min(h, py + r + 1)
-            if k < boxed:
-                # Only the shape's own box holds its ink, and the smoothing spreads it no
-                # further than its kernel's reach (4 sigmas, OpenCV's): the rest of the
-                # square above is zeros, smoothed and cut out for nothing (it is 7 spreads
-                # either side, for a long stroke's sake; most shapes fill a tenth of it).
-                left, top, bw, bh = stats[k, :4].tolist()
-                m = int(np.ceil(4 * _blur(steps))) + 2
-                x0, y0 = max(x0, left - m), max(y0, top - m)
-                x1, y1 = min(x1, left + bw + m), min(y1, top + bh + m)
-            own = (response[y0:y1, x0:x1] * (joined[y0:y1, x0:x1] == k)).astype(np.float32)
+            its = (joined[y0:y1, x0:x1] == k).view(np.uint8)
+            # Only the box of its own pixels holds its ink, and the smoothing spreads it no
+            # further than its kernel's reach (4 sigmas, OpenCV's): the rest of the square
+            # is zeros, smoothed and cut out for nothing (the square is 7 spreads either
+            # side, for a long stroke's sake; a shape's box is a twelfth of it, median).
+            left, top, bw, bh = cv2.boundingRect(its)
+            m = int(np.ceil(4 * _blur(steps))) + 2
+            u0, v0 = max(0, left - m), max(0, top - m)
+            u1, v1 = min(x1 - x0, left + bw + m), min(y1 - y0, top + bh + m)
+            own = (response[y0 + v0:y0 + v1, x0 + u0:x0 + u1] * its[v0:v1, u0:u1]).astype(np.float32)
+            x0, y0 = x0 + u0, y0 + v0
             # Smoothed once for both cut-outs: the stretched one's pixels are the smaller
             # (their area, the ink's spread along both axes multiplied, is at most the
             # plain one's, its spread squared).
