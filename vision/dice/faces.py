@@ -222,7 +222,7 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         touching = [c > 1 and (bw, bh) != whole
                     for c, (_, _, bw, bh) in zip(view.counts, boxes)]
         at_blob = body[np.clip(np.round(cy), 0, h - 1).astype(int),
-                            np.clip(np.round(cx), 0, w - 1).astype(int)]
+                       np.clip(np.round(cx), 0, w - 1).astype(int)]
         over = (cxx + cyy > (_ONE_SYMBOL * side) ** 2) & np.array([False, *touching])[at_blob]
         over[0] = False
         if over.any():
@@ -286,8 +286,9 @@ def _holding(boxes: list[tuple[int, int, int, int]], side: float,
     """The part of a view (of ``size``) that holds the blobs of ``boxes``, dice ``side``
     pixels a side, as ``x0, y0, x1, y1``, with a margin as wide as the marks' kernel
     reaches (:data:`~vision.dice.marks.KERNEL`), so that their response on the blobs is as
-    in the whole view. A frame of dice is a quarter tray around them or more, which every
-    pass over the view (the marks, their components, the grey levels) paid for."""
+    in the whole view. Around the blobs of a frame of 32 dice lies a fifth to a third of
+    the view, bare tray, which every pass over the view (the marks, their components, the
+    grey levels) paid for."""
     if not boxes:
         return 0, 0, size[0], size[1]
     reach = int(np.ceil(KERNEL * side / 2)) + 1

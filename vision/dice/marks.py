@@ -12,8 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["KERNEL", "MIN_CONTRAST", "PLAIN", "mark_lean", "mark_mask", "mark_masks", "mark_reach",
-           "mark_response"]
+__all__ = ["KERNEL", "MIN_CONTRAST", "PLAIN", "mark_lean", "mark_mask", "mark_masks",
+           "mark_reach", "mark_response"]
 
 MIN_CONTRAST = 15.0  # grey levels: a mark fainter than this is noise
 KERNEL = 0.45  # of a die: the marks' kernel's side, wider than a pip or a stroke, not a die
