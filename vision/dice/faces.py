@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 
 from companion.core.errors import CompanionError
 from vision.dice.find import View, find_blobs, find_dice
-from vision.dice.marks import PLAIN, mark_lean, mark_masks, mark_reach, mark_response
+from vision.dice.marks import KERNEL, PLAIN, mark_lean, mark_masks, mark_reach, mark_response
 from vision.dice.pips import FaceRead
 
 __all__ = ["CROP_MAX", "FACE_SIDE", "FaceFolderError", "TaughtFaces", "face_shapes", "teach"]
@@ -151,11 +151,18 @@ def _looks(cuts: NDArray[np.floating[Any]], steps: NDArray[np.float64]
     return _unit(rows - (rows * outline).sum(1, keepdims=True) * outline)
 
 
-def _blurred(ink: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """The ink smoothed for cut-out pixels of steps ``a`` in the image, so that strokes
-    finer than them are not lost between them (nor alias)."""
+def _blur(a: np.ndarray) -> float:
+    """How much ink is smoothed (a Gaussian's sigma, pixels; 0: not at all) for cut-out
+    pixels of steps ``a`` in the image, so that strokes finer than them are not lost
+    between them (nor alias)."""
     step = float(np.sqrt(abs(a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0])))
-    return cv2.GaussianBlur(ink, (0, 0), 0.4 * step) if step > 1.5 else ink
+    return 0.4 * step if step > 1.5 else 0.0
+
+
+def _blurred(ink: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The ink smoothed for cut-out pixels of steps ``a`` (:func:`_blur`)."""
+    sigma = _blur(a)
+    return cv2.GaussianBlur(ink, (0, 0), sigma) if sigma else ink
 
 
 def _cut(ink: np.ndarray, centre: tuple[float, float], a: np.ndarray) -> np.ndarray:
@@ -174,14 +181,18 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     reader then keeps the kind that looks more like a taught face)."""
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY) if view.image.ndim == 3 else view.image
     side = view.side
+    whole = (gray.shape[1], gray.shape[0])
+    ox, oy, x_end, y_end = _holding(view.boxes, side, whole)
+    gray, body = gray[oy:y_end, ox:x_end], view.body[oy:y_end, ox:x_end]
+    boxes = [(x - ox, y - oy, bw, bh) for x, y, bw, bh in view.boxes]
     h, w = gray.shape
     found = {}
     for dark in (True, False):
         response = mark_response(gray, side, dark=dark)
-        core, faint = mark_masks(response, view.body, view.boxes, (0.5, _FAINT))
+        core, faint = mark_masks(response, body, boxes, (0.5, _FAINT))
         found[dark] = (response, mark_reach(core, faint), core)
     # Each die's marks are the colour its face has least of: dark marks on a light die.
-    lean = mark_lean(gray, view.body, side, len(view.boxes) + 1)
+    lean = mark_lean(gray, body, side, len(boxes) + 1)
     dark_die = lean >= 0
     # A yellow die at a slant shows a shaded side face about as large as its top face: its
     # median grey lies halfway between the ink and the top face, and does not tell.
@@ -190,7 +201,9 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
     out: list[_Shape] = []
     for dark, (response, marks, core) in found.items():
-        marks = marks * ((dark_die == dark) | unsure)[view.body]
+        mine = np.zeros(256, np.uint8)
+        mine[:len(lean)] = (dark_die == dark) | unsure
+        marks = marks * cv2.LUT(body, mine)  # (a byte look-up: a tenth of NumPy's indexing)
         # Strokes close together are one symbol (a hammer's head and handle).
         n, joined = cv2.connectedComponents(cv2.dilate(marks, kernel), connectivity=8)
         points = cv2.findNonZero(marks)
@@ -206,10 +219,10 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         # read apart. (On a lone die there is no seam, nor on a blob filling the frame, the
         # whole tray: frames of noise, found as one die or two 400-740 px a side, had their
         # blotches split into pieces read as faces.)
-        touching = [c > 1 and (bw, bh) != (w, h)
-                    for c, (_, _, bw, bh) in zip(view.counts, view.boxes)]
-        at_blob = view.body[np.clip(np.round(cy), 0, h - 1).astype(int),
-                            np.clip(np.round(cx), 0, w - 1).astype(int)]
+        touching = [c > 1 and (bw, bh) != whole
+                    for c, (_, _, bw, bh) in zip(view.counts, boxes)]
+        at_blob = body[np.clip(np.round(cy), 0, h - 1).astype(int),
+                       np.clip(np.round(cx), 0, w - 1).astype(int)]
         over = (cxx + cyy > (_ONE_SYMBOL * side) ** 2) & np.array([False, *touching])[at_blob]
         over[0] = False
         if over.any():
@@ -229,11 +242,10 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         ok = ((count >= 0.01 * side * side) & (spread >= max(0.05 * side, _MIN_SPREAD))
               & (spread <= 0.45 * side))
         ok[0] = False
-        ink_image = response.astype(np.float32)
         ids = np.nonzero(ok)[0]
         at_x = np.clip(np.round(cx[ids]), 0, w - 1).astype(int)
         at_y = np.clip(np.round(cy[ids]), 0, h - 1).astype(int)
-        blobs = view.body[at_y, at_x]
+        blobs = body[at_y, at_x]
         ids, at_x, at_y, blobs = ids[blobs > 0], at_x[blobs > 0], at_y[blobs > 0], blobs[blobs > 0]
         all_steps = _cut_steps(np.stack([np.stack([cxx[ids], cxy[ids]], -1),
                                          np.stack([cxy[ids], cyy[ids]], -1)], -2))
@@ -243,20 +255,48 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
             # neighbours' (the die's edge, a side face).
             r = int(np.ceil(1.5 * _SPAN * spread[k] * 2)) + 2
             x0, y0, x1, y1 = max(0, px - r), max(0, py - r), min(w, px + r + 1), min(h, py + r + 1)
-            own = ink_image[y0:y1, x0:x1] * (joined[y0:y1, x0:x1] == k)
+            its = (joined[y0:y1, x0:x1] == k).view(np.uint8)
+            # Only the box of its own pixels holds its ink, and the smoothing spreads it no
+            # further than its kernel's reach (4 sigmas, OpenCV's): the rest of the square
+            # is zeros, smoothed and cut out for nothing (the square is 7 spreads either
+            # side, for a long stroke's sake; a shape's box is a twelfth of it, median).
+            left, top, bw, bh = cv2.boundingRect(its)
+            m = int(np.ceil(4 * _blur(steps))) + 2
+            u0, v0 = max(0, left - m), max(0, top - m)
+            u1, v1 = min(x1 - x0, left + bw + m), min(y1 - y0, top + bh + m)
+            own = (response[y0 + v0:y0 + v1, x0 + u0:x0 + u1] * its[v0:v1, u0:u1]).astype(np.float32)
+            x0, y0 = x0 + u0, y0 + v0
             # Smoothed once for both cut-outs: the stretched one's pixels are the smaller
             # (their area, the ink's spread along both axes multiplied, is at most the
             # plain one's, its spread squared).
             own = _blurred(own, steps)
-            at = (cx[k] - x0, cy[k] - y0)
-            cuts.append(_cut(own, at, steps).ravel())
-            plain.append(_cut(own, at, (2 * _SPAN * spread[k] / _T) * np.eye(2)).ravel())
+            mid = (float(cx[k]) - x0, float(cy[k]) - y0)
+            cuts.append(_cut(own, mid, steps).ravel())
+            plain.append(_cut(own, mid, (2 * _SPAN * spread[k] / _T) * np.eye(2)).ravel())
         patches = _normalise(np.array(cuts).reshape(len(cuts), _T * _T))
         looks = _looks(np.array(plain).reshape(len(plain), _T * _T), all_steps)
-        out.extend(_Shape(int(blob), dark, (float(cx[k]), float(cy[k])), float(spread[k]),
+        out.extend(_Shape(int(blob), dark, (float(cx[k]) + ox, float(cy[k]) + oy), float(spread[k]),
                           float(solid[k]), patch, steps, look)
                    for k, blob, patch, steps, look in zip(ids, blobs, patches, all_steps, looks))
     return out
+
+
+def _holding(boxes: list[tuple[int, int, int, int]], side: float,
+             size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The part of a view (of ``size``) that holds the blobs of ``boxes``, dice ``side``
+    pixels a side, as ``x0, y0, x1, y1``, with a margin as wide as the marks' kernel
+    reaches (:data:`~vision.dice.marks.KERNEL`), so that their response on the blobs is as
+    in the whole view. Around the blobs of a frame of 32 dice lies a fifth to a third of
+    the view, bare tray, which every pass over the view (the marks, their components, the
+    grey levels) paid for."""
+    if not boxes:
+        return 0, 0, size[0], size[1]
+    reach = int(np.ceil(KERNEL * side / 2)) + 1
+    x0 = max(0, min(x for x, _, _, _ in boxes) - reach)
+    y0 = max(0, min(y for _, y, _, _ in boxes) - reach)
+    x1 = min(size[0], max(x + bw for x, _, bw, _ in boxes) + reach)
+    y1 = min(size[1], max(y + bh for _, y, _, bh in boxes) + reach)
+    return x0, y0, x1, y1
 
 
 def _moments(lab: np.ndarray, n: int, xs: np.ndarray, ys: np.ndarray, wt: np.ndarray
