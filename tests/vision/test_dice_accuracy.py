@@ -420,6 +420,28 @@ def test_a_cluster_of_dice_taken_for_one_die_is_read_at_its_pips_size(seed: int,
     assert (result.truths, result.correct, result.detections) == (dice, dice, dice)
 
 
+@pytest.mark.parametrize(("seed", "dice"), [(9267, (1, 4)), (9267, (2, 3)), (9380, (2, 4))])
+def test_two_touching_1s_are_not_one_2(seed: int, dice: tuple[int, int]) -> None:
+    """640×480: blue dice with large light pips, two 1s side by side or one above the
+    other, touching. Their two pips, a die apart, fitted a 2 sure at 0.9-1.0 (its face the
+    size of the die found) and the pair was read as one 2. The face dips faintly between
+    them (the seam, too faint to part them); between a face's own pips it does not."""
+    scene = render_scene(seed, width=640, height=480)
+    for die in dice:
+        assert scene.dice[die].face == "1"
+        assert _faces_read_on(None, scene, die) == ["1"]
+
+
+def test_a_cluster_whose_only_faces_read_are_1s_is_read_at_its_pips_size() -> None:
+    """640×480: six blue dice touching in one blob, taken for one die (112 px for dice
+    some 40 px). Only two 1s were read, their sides (from their pips' size) just over half
+    the die's, so the frame was not read again at the size its pips tell, where all six
+    read. A 1's side is no measure of its face."""
+    scene = render_scene(9729, width=640, height=480)
+    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    assert (result.truths, result.correct, result.detections) == (6, 6, 6)
+
+
 def test_a_speck_of_ink_between_dice_is_no_die(rune_faces: TaughtFaces) -> None:
     """Between a hammer die and the die touching it (32 a frame, one blob) lies ink a
     fifth of the hammer's: its centre fell just over 0.8 of a die from the hammer, where

@@ -1144,11 +1144,18 @@ def _face(pips: Pips, chosen: list[int], grid: Floats, score: float, marks: int)
                  float(pips.side[chosen[0]]), mean / math.sqrt(max(low * high, 1e-12)))
 
 
-def _read_clean(gray: Image, pips: Pips,
+def _read_clean(gray: Image, pips: Pips, seams: _Seams,
                 groups: list[list[int]]) -> tuple[list[_Face], list[list[int]]]:
     """The groups that may be one face as they are (at most six pips, all round; alike, as
     pips are joined only to pips like them), read all at once: the faces read surely, and
-    the groups left to read more carefully."""
+    the groups left to read more carefully.
+
+    A group is one face as it is only if each of its pips is joined to another with the
+    face not dipping at all between them (:func:`_seamless`): between a face's own pips it
+    does not dip, while a dip too faint to part two pips is most often the seam of two
+    dice touching (two blue 1s side by side, their large pips a 2 as sure as any), read
+    with care as a cluster is (:func:`_read_clusters`), where each pip also proposes the
+    pips within a face's reach only."""
     by_size: dict[int, list[list[int]]] = {}
     rest = []
     for g in groups:
@@ -1157,20 +1164,23 @@ def _read_clean(gray: Image, pips: Pips,
         else:
             rest.append(g)
     batches = []
+    unbroken: list[Bools] = []
     for same in by_size.values():
         idx = np.array(same)
         quality, affine = _fits(pips.xy[idx], pips.side[idx[:, 0]], _mids(pips.a[idx]),
                                 pips.cov[idx])
         batches.append((idx, quality * _discs(pips, idx), affine))
+        unbroken.append(_seamless(seams.depth, idx) == 1.0)
     if not batches:
         return [], rest
     score, plain = _checks(gray, pips, batches, floor=0.0)
     faces = []
     groups = [g for same in by_size.values() for g in same]
     grids = np.concatenate([a for _, _, a in batches])
-    for g, sure, grid, p in zip(groups, (score * plain).tolist(), grids, plain.tolist()):
+    for g, sure, grid, p, whole in zip(groups, (score * plain).tolist(), grids, plain.tolist(),
+                                       np.concatenate(unbroken).tolist()):
         n = len(g)
-        if sure >= 0.8 or (n == 1 and p >= 0.3 and sure >= 0.1):
+        if (sure >= 0.8 and whole) or (n == 1 and p >= 0.3 and sure >= 0.1):
             faces.append(_face(pips, g, grid, sure, n))
         elif n > 1:
             rest.append(g)  # (a lone pip read doubtfully has nothing more to try)
@@ -1375,7 +1385,7 @@ def _read_kind(gray: Image, smooth: Image, pips: Pips, use: Bools, side: float,
         roundest[blob] = max(roundest.get(blob, 0.0), roundness)
     groups = [g for g, roundness in zip(groups, flat)
               if roundness >= roundest[int(pips.blob[g[0]])] - 0.45]
-    clean, rest = _read_clean(gray, pips, groups)
+    clean, rest = _read_clean(gray, pips, seams, groups)
     for face in clean:
         faces.setdefault(face.blob, []).append(face)
     for g, found in zip(rest, _read_clusters(gray, pips, seams, rest)):

@@ -119,7 +119,8 @@ class DiceReader:
 
     def _read_blobs(self, frame: np.ndarray, blobs: Blobs) -> tuple[list[Die], float]:
         """The faces on ``blobs``, read on a copy of ``frame`` scaled to their die size, and
-        how well that size fits them: their median side over the die's (0: none measured)."""
+        how well that size fits them: their faces' median side (a 1's left out) over the
+        die's (0: none measured)."""
         faces = self._read_face
         if faces is None:
             view = blobs.view(frame, READ_SIDE)
@@ -129,7 +130,10 @@ class DiceReader:
             reads = faces.read_view(view, threshold=self.threshold)  # type: ignore[attr-defined]
         size = (frame.shape[1], frame.shape[0])
         f = view.scale
-        sides = [face.side for _, face in reads if face.side > 0]
+        # (A 1's side is no measure of its face: its grid is its pip's size or the die's as
+        # found. A cluster of six dice taken for one die read only its two 1s, at half the
+        # die, and was not read again at its pips' size.)
+        sides = [face.side for _, face in reads if face.side > 0 and face.face != "1"]
         fit = float(np.median(sides)) / view.side if sides else 0.0
         return [Die(face.face, _box(0, 0, (face.centre[0] / f, face.centre[1] / f), face.side / f,
                                     size), float(face.confidence))
