@@ -305,11 +305,16 @@ def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray
     quads = _wider(f.corners, edges, gradients, near_edges, min_side)
     for joined in _joined(f, others, min_side, edges.shape):
         quads += [joined, *_wider(joined, edges, gradients, near_edges, min_side)]
+    # An outline with one side moved keeps three sides of one that closed: it needs the
+    # support a closed outline needs, not one guessed from lines alone.
+    bars = [WIDER_SUPPORT] * len(quads)
     if f.edge_seen is not None and (f.edge_seen.mean(axis=1) < CROSSED).any():
-        quads += _side_moved(f.corners, edges, gradients, min_side)
-    for quad in quads:
+        moved = _side_moved(f.corners, edges, gradients, min_side)
+        quads += moved
+        bars += [SUPPORT] * len(moved)
+    for quad, bar in zip(quads, bars):
         snapped = _snap(quad, gradients)
-        if snapped is None or snapped[1] < WIDER_SUPPORT or not _card_shaped(snapped[0], min_side):
+        if snapped is None or snapped[1] < bar or not _card_shaped(snapped[0], min_side):
             continue
         card = FoundCard(*snapped)
         if all(_corners_apart(card, g) > DOUBLE for g in (f, *f.alternatives, *wider)):
@@ -412,20 +417,23 @@ def _wider(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.
 def _side_moved(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
                 min_side: float) -> list[np.ndarray]:
     """``quad`` with one side moved out, at one end or both, onto a straight line of the
-    edge map that more edge pixels lie on than on the side itself (the outline the most
-    lie on, for the side's length; none if no side has such a line).
+    edge map that more edge pixels lie on than on the side itself: for each side the line
+    the most lie on, and of those the ``SIDES_MOVED`` with the most for their side's
+    length (none if no side has such a line).
 
     Where a finger crosses a card's side, the finger's edge steps the same way as the
     card's, and the outline may run along it for part of the side: the side found is
     then turned a few degrees into the card from the card's corner at its other end,
     and no line parallel to it is the card's side (:func:`_wider` looks for those).
-    Every line through a point beyond each end of the side (up to ``MOVE`` pixels out)
-    is counted by the edge pixels along the side whose gradient lies across it.
+    Every line through a point beyond each end of the side (up to ``MOVE`` pixels out,
+    or ``MOVE_SHARE`` of the short side if more) is counted by the edge pixels along the
+    side whose gradient lies across it.
     """
     centre = quad.mean(axis=0)
     h, w = edges.shape
     lengths = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
-    reach = float(lengths.max()) / 2 + MOVE
+    move = max(MOVE, int(MOVE_SHARE * float(lengths.min())))
+    reach = float(lengths.max()) / 2 + move
     x0, y0 = (max(int(c - reach), 0) for c in centre)
     x1, y1 = (min(int(c + reach) + 1, n) for c, n in zip(centre, (w, h)))
     ys, xs = np.nonzero(edges[y0:y1, x0:x1])
@@ -434,7 +442,7 @@ def _side_moved(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray
     steep = np.hypot(grad[:, 0], grad[:, 1]) + 1e-6
     points = np.stack([xs, ys], axis=1).astype(np.float32)
     own = [_through(quad[k], quad[(k + 1) % 4]) for k in range(4)]
-    out = np.arange(MOVE + 1, dtype=np.float32)
+    out = np.arange(move + 1, dtype=np.float32)
     boxes = []
     for k in range(4):
         a, b = quad[k], quad[(k + 1) % 4]
@@ -444,13 +452,19 @@ def _side_moved(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray
             normal = -normal
         across = np.abs(grad @ normal) > 0.94 * steep
         off, along = ((points[across] - a) @ np.stack([normal, direction]).T).T
-        near = (along >= 0) & (along <= lengths[k]) & (off >= -1) & (off <= MOVE + 1)
+        near = (along >= 0) & (along <= lengths[k]) & (off >= -1) & (off <= move + 1)
         off, t = off[near], along[near] / float(lengths[k])
         # Lines from ``start`` pixels out at the side's first end to ``end`` out at its
         # other: starts x ends x edge pixels within a pixel of each.
         at = out[:, None, None] + (out[None, :, None] - out[:, None, None]) * t[None, None, :]
         counts = (np.abs(off[None, None, :] - at) <= 1.0).sum(axis=2)
-        for start, end in zip(*np.nonzero(counts > max(float(counts[0, 0]), 0.3 * float(lengths[k])))):
+        # The best line for this side that leaves a card (most pixels first, ties in
+        # the order of their starts and ends).
+        least = max(float(counts[0, 0]), 0.3 * float(lengths[k]))
+        for i in np.argsort(-counts, axis=None, kind="stable").tolist():
+            start, end = divmod(i, len(out))
+            if counts[start, end] <= least:
+                break
             if max(start, end) <= 2:  # the side itself, a pixel or two off
                 continue
             sides = own[:k] + [_through(a + normal * out[start], b + normal * out[end])] + own[k + 1:]
@@ -459,7 +473,18 @@ def _side_moved(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray
                 box = np.array(corners, np.float32)
                 if _card_shaped(box, min_side) and not _frame_edge(box, edges.shape):
                     boxes.append((float(counts[start, end]) / float(lengths[k]), box))
-    return [_order(box) for _, box in sorted(boxes, key=lambda sb: -sb[0])[:1]]
+                    break
+    return [_order(box) for _, box in sorted(boxes, key=lambda sb: -sb[0])[:SIDES_MOVED]]
+
+
+MOVE_SHARE = 0.25
+"""Share of an outline's short side that :func:`_side_moved` looks beyond each end of a
+side, when more than ``MOVE``: a finger's edge across a card's short side may run 10-15
+degrees off it (the outline's corner 20 working pixels inside the card's, seed 2 f59)."""
+
+SIDES_MOVED = 2
+"""Most outlines :func:`_side_moved` offers, each with another side moved (the side most
+edge pixels move to need not be the one that ran along a finger)."""
 
 
 CROSSED = 0.9

@@ -1,11 +1,13 @@
-"""Small pieces of the card finder: how far apart two outlines are, and which channel's
-gradient an edge is followed by."""
+"""Small pieces of the card finder: how far apart two outlines are, which channel's
+gradient an edge is followed by, and a card's side found again beyond a finger's edge."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from vision.cards.find import FoundCard, _corners_apart, _gradients
+from vision.cards.find import (FoundCard, _channels, _corners_apart, _edges, _gradients, _snap,
+                               _wider_outlines)
 
 
 def test_one_outline_numbered_from_another_corner_is_no_distance_from_itself() -> None:
@@ -35,3 +37,26 @@ def test_each_pixels_gradient_is_its_steepest_channels() -> None:
     both[20:, :] += 100
     gx, gy = _gradients([bright, both])
     assert gy[20, 20] > 0
+
+
+def test_a_side_run_along_a_fingers_edge_far_into_the_card_is_moved_out_to_the_cards_own() -> None:
+    """A finger across a card's short side; the outline found runs along the finger's edge
+    to a corner 22 px inside the card's (a short side turned some 9 degrees: seed 2 f59 had
+    a corner 20 working px in, beyond the 12 px a side was moved out before). The outline
+    with that side moved onto the card's own edge is among the card's other outlines."""
+    frame = np.full((480, 640, 3), (70, 60, 50), np.uint8)
+    card = np.array([[200, 150], [340, 150], [340, 350], [200, 350]], np.float32)
+    cv2.fillConvexPoly(frame, card.astype(np.int32), (225, 230, 235))
+    cv2.rectangle(frame, (212, 162), (328, 338), (40, 40, 150), 2)  # the print's frame
+    finger = np.array([[250, 420], [300, 330], [345, 318], [360, 420]], np.int32)
+    cv2.fillConvexPoly(frame, finger, (90, 120, 170))
+    channels = _channels(frame)
+    edges, gradients = _edges(channels), _gradients(channels)
+    outline = card.copy()
+    outline[2] = (340, 328)  # along the finger's edge
+    snapped = _snap(outline, gradients)
+    assert snapped is not None
+    found = FoundCard(*snapped)
+    offered = _wider_outlines(found, edges, gradients, cv2.dilate(edges, np.ones((5, 5), np.uint8)),
+                              0.06 * 480, [])
+    assert min((_corners_apart(o, FoundCard(card, 1.0)) for o in offered), default=np.inf) < 3
