@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -111,6 +111,15 @@ over the few pixels in view, so less is left to tell by. Read so, a card not in 
 deck with its own rune partly under a finger scores at most 0.9 for the deck card it
 looks like (benchmark seeds 2, 5, 20 and 23, each card's look-alikes laid in its
 place); deck cards left unknown by the other checks score 6.2-10.5."""
+
+AGREED = EVIDENT / 5
+"""How much more like the example than the look-alike every one of the four ways of
+comparing (:meth:`_Slots.in_doubt`) must show a slot beside a finger, when none shows it
+by its margin, for it to be told: only a rune's rim may show there, too little for the
+margin, but what little shows is the card's own print every way (seed 5 f51 FRR-RFR-FFF:
++2.1 to +12); the look-alike laid in its place reads for the look-alike every way (-2.8
+to -14), and cards seen whose rune differs there read 0.0 at most the least way (seeds
+2, 4 and 5: cards not in the deck and deck cards alike)."""
 
 OWN_AMONG = 3
 """Least other cards of an example's layout against which a print must be its own (shown
@@ -416,6 +425,12 @@ class Deck:
             for owner, theirs, difference, source in twins_of:
                 others = [d for o, d in kin[example] if o != owner]
                 self._twins[example].append(_Slots.of(owner, theirs, mine, difference, others, source))
+        # A layout of pictures: some card of it has, against a look-alike, two prints of
+        # their own in one place (no rune family has: one of the two forms of a rune recurs).
+        pictures = {int(self._owner[e]) for e, twins in enumerate(self._twins) if any(len(s.own) for s in twins)}
+        for example in range(len(self._faces)):
+            if any(owner in pictures for owner in (int(self._owner[example]), *(o for o, _ in kin[example]))):
+                self._twins[example] = [slots.pictured() for slots in self._twins[example]]
 
     def _hidden_slot(self, best: _Candidate, seen: Face) -> bool:
         """True when ``best``'s card was covered just where it differs from one of its
@@ -447,9 +462,10 @@ class Deck:
         # docs' "A sliver of a rune beside a finger").
         if not any(slots.in_doubt(lined_up, covered, weight, prints) for slots in twins):
             return False
-        # A card with a print of its own (a picture no other card shows) is not one of a
-        # family varied in slots alone: a card not in the deck would have a picture of
-        # its own too. If the card shows that picture, a hidden slot leaves no doubt.
+        # A card with a print of its own (a picture no other card shows, or in a layout
+        # of pictures a mark) is not one of a family varied in slots alone: a card not in
+        # the deck would have a picture of its own too. If the card shows that picture, a
+        # hidden slot leaves no doubt.
         return not any(slots.own_shown(lined_up, covered, weight) for slots in twins)
 
     def _told_apart(self, best: _Candidate, other: _Candidate, seen: Face) -> bool:
@@ -498,6 +514,13 @@ class _Slots:
     """Every patch (by number, sorted), worked out once: each card seen asks for them."""
     told: np.ndarray
     """The patches that are no picture of the two cards' own (:attr:`own`), likewise."""
+    marks: np.ndarray
+    """Which patches (by number) hold a print of the example's own, shown there by no
+    other card of the layout, whatever the look-alike shows (a mark on a plain picture;
+    a rune no other card shows there too)."""
+    pictures: np.ndarray
+    """The patches whose print, shown, names the example (:meth:`own_shown`): :attr:`own`,
+    and :attr:`marks` when its layout is one of pictures (:meth:`pictured`)."""
 
     @classmethod
     def of(cls, owner: int, theirs: np.ndarray, mine: np.ndarray, difference: np.ndarray,
@@ -518,6 +541,7 @@ class _Slots:
         decisive[0] = False
         slot = np.zeros(count, bool)
         own = np.zeros(count, bool)
+        mark = np.zeros(count, bool)
         if decisive.any():
             flat = patches.ravel()
             apart = np.bincount(flat, ((theirs - mine) ** 2).ravel(), count)
@@ -529,12 +553,18 @@ class _Slots:
             slot = decisive & like_theirs & like_mine
             if len(others) >= OWN_AMONG:
                 own = decisive & ~like_theirs & ~like_mine
+                mark = decisive & ~like_mine
         where = np.flatnonzero(decisive[patches])
         patch = patches.ravel()[where]
         every = np.unique(patch)
         owns = np.flatnonzero(own)
         return cls(owner, where, patch, mine.ravel()[where], theirs.ravel()[where],
-                   np.flatnonzero(slot), owns, source, every, np.setdiff1d(every, owns))
+                   np.flatnonzero(slot), owns, source, every, np.setdiff1d(every, owns),
+                   np.flatnonzero(mark), owns)
+
+    def pictured(self) -> _Slots:
+        """The same, with the example's own marks (:attr:`marks`) among its pictures."""
+        return replace(self, pictures=np.union1d(self.own, self.marks))
 
     def hidden(self, seen: np.ndarray, covered: np.ndarray | None, every: bool = False,
                weight: np.ndarray | None = None, prints: tuple[np.ndarray, np.ndarray] | None = None
@@ -559,11 +589,16 @@ class _Slots:
         (``weight`` under 1: :func:`shadow_weight`) and one way tells it for the
         look-alike by that way's margin, whatever the others say: a sliver of a rune
         there leans whichever way the finger's rim and shadow push it. (A slot in full
-        view is left to the contradiction.) Each way's figures serve both questions."""
+        view is left to the contradiction.) A slot beside what covers the card that no
+        way tells by its margin is told when every way reads it for the example by
+        :data:`AGREED`: a rune's rim, too little for the margin, that is the card's own
+        print however it is compared. Each way's figures serve every question."""
         if not len(self.slots):
             return False
         beside = np.isin(self.slots, self.patch[weight.ravel()[self.where] < 1])
         hidden = True
+        clear = np.zeros(len(self.slots), bool)
+        agreed = beside.copy()
         for evened, levelled in ((False, False), (True, False), (False, True), (True, True)):
             margin = LEVELLED if levelled else EVIDENT
             told = self._told(seen, covered, self.slots, weight, prints.of(self) if evened else None, levelled)
@@ -572,7 +607,9 @@ class _Slots:
             hidden = hidden and bool(np.any(told < margin))
             if not hidden and not beside.any():
                 return False
-        return hidden
+            clear |= told >= margin
+            agreed &= told >= AGREED
+        return hidden and not bool(np.all(clear | agreed))
 
     def shows_theirs(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray,
                      prints: tuple[np.ndarray, np.ndarray] | None = None) -> bool:
@@ -586,8 +623,9 @@ class _Slots:
 
     def own_shown(self, seen: np.ndarray, covered: np.ndarray, weight: np.ndarray) -> bool:
         """True when ``seen`` clearly shows, outside ``covered``, some print of the
-        example's own (:attr:`own`) rather than the look-alike's (as :meth:`hidden`)."""
-        return bool(len(self.own)) and bool(np.any(self._told(seen, covered, self.own, weight) >= EVIDENT))
+        example's own (:attr:`pictures`) rather than the look-alike's (as :meth:`hidden`)."""
+        return bool(len(self.pictures)) and bool(
+            np.any(self._told(seen, covered, self.pictures, weight) >= EVIDENT))
 
     def _told(self, seen: np.ndarray, covered: np.ndarray | None, patches: np.ndarray,
               weight: np.ndarray | None, prints: tuple[np.ndarray, np.ndarray] | None = None,

@@ -144,3 +144,27 @@ def test_where_two_look_alikes_differ_is_split_into_slots_and_their_own_prints()
     assert slots.slots.tolist() == [1] and slots.own.tolist() == [2]
     assert slots.every.tolist() == [1, 2] and slots.told.tolist() == [1]
     assert len(slots.where) == 2 * 11 * 11
+    # The example's own print there, shown by no other card, is its mark; a picture only
+    # in a layout of pictures (pictured).
+    assert slots.marks.tolist() == [2] and slots.pictures.tolist() == [2]
+
+
+def test_a_mark_only_the_example_shows_counts_as_its_picture_in_a_layout_of_pictures() -> None:
+    """A patch where the look-alike's print recurs on other cards but the example's on
+    none is the example's mark: its picture when the layout is one of pictures
+    (:meth:`_Slots.pictured`), not otherwise (a rune no other card shows there)."""
+    mine = np.zeros(SIZE[::-1], np.float32)
+    theirs = mine.copy()
+    difference = mine.copy()
+    mark = (slice(80, 91), slice(50, 61))
+    mine[mark] = 1.0
+    difference[mark] = 2.0
+    slots = _Slots.of(1, theirs, mine, difference, [theirs.copy(), theirs.copy(), theirs.copy()],
+                      _Source(0, False, np.eye(3, dtype=np.float32)))
+    assert slots.own.tolist() == [] and slots.slots.tolist() == [] and slots.marks.tolist() == [1]
+    seen = mine.copy()
+    covered = np.zeros(SIZE[::-1], bool)
+    weight = np.ones(SIZE[::-1], np.float32)
+    assert not slots.own_shown(seen, covered, weight)
+    assert slots.pictured().own_shown(seen, covered, weight)
+    assert not slots.pictured().own_shown(theirs, covered, weight)

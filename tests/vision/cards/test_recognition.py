@@ -168,6 +168,27 @@ def test_a_rune_card_whose_telling_rune_shows_in_a_fingers_shadow_is_named(tmp_p
     _read_in_place_of(tmp_path, 2, 75, 0.2, "RRR-FRR-FRF", ("RRR-FRF-FRF",))
 
 
+def test_a_rune_card_whose_telling_rune_shows_only_by_its_rim_is_named_when_every_way_agrees(
+        tmp_path: Path) -> None:
+    """The benchmark's seed 5 (half the cards unknown, fingers over 30%), frame 51: a
+    finger lies over all but the rim of the rune that tells FRR-RFR-FFF from its
+    look-alikes, too little to tell by the margin (+2 to +12 for 10) but the card's own
+    print every way of comparing it (it was unknown). FRR-FFR-FFF, not taught, which
+    differs from it in that rune, laid in its place reads for the look-alike every way
+    and is not named."""
+    _read_in_place_of(tmp_path, 5, 51, 0.5, "FRR-RFR-FFF", ("FRR-FFR-FFF",))
+
+
+def test_an_art_card_with_a_plain_picture_is_named_by_a_mark_no_other_card_shows(tmp_path: Path) -> None:
+    """The benchmark's seed 5, frame 48: Keep Tide's picture is a plain field with a few
+    marks, and the word that tells it from Vault Golden (a slot) is under a finger. Where
+    the two differ in the picture Vault Golden shows a plain field, as many cards do, so
+    no patch holds two prints of their own; but Keep Tide's mark there is shown by no
+    other card of its layout, a layout of pictures (other cards of it have pictures of
+    their own): that mark, shown, names it (it was unknown)."""
+    _read_in_place_of(tmp_path, 5, 48, 0.5, "Keep Tide", ())
+
+
 def _unknown_in_place_of(tmp_path: Path, seed: int, frame: int, unknown_share: float, name: str,
                          card_name: str, phone: bool = False) -> None:
     """The unknown card ``name`` in the benchmark's ``frame`` of ``seed`` (fingers over
