@@ -119,22 +119,19 @@ class DiceReader:
 
     def _read_blobs(self, frame: np.ndarray, blobs: Blobs) -> tuple[list[Die], float]:
         """The faces on ``blobs``, read on a copy of ``frame`` scaled to their die size, and
-        how well that size fits them: their faces' median side (a 1's left out) over the
-        die's (0: none measured)."""
+        for pip faces how well that size fits them (see :func:`_pip_fit`; taught faces are
+        read at one size whatever it fits, so 1.0)."""
         faces = self._read_face
         if faces is None:
             view = blobs.view(frame, READ_SIDE)
             reads = read_pip_faces(view, threshold=self.threshold)
+            fit = _pip_fit([face for _, face in reads], view.side)
         else:
             view = blobs.view(frame, faces.read_side)  # type: ignore[attr-defined]
             reads = faces.read_view(view, threshold=self.threshold)  # type: ignore[attr-defined]
+            fit = 1.0
         size = (frame.shape[1], frame.shape[0])
         f = view.scale
-        # (A 1's side is no measure of its face: its grid is its pip's size or the die's as
-        # found. A cluster of six dice taken for one die read only its two 1s, at half the
-        # die, and was not read again at its pips' size.)
-        sides = [face.side for _, face in reads if face.side > 0 and face.face != "1"]
-        fit = float(np.median(sides)) / view.side if sides else 0.0
         return [Die(face.face, _box(0, 0, (face.centre[0] / f, face.centre[1] / f), face.side / f,
                                     size), float(face.confidence))
                 for _, face in reads], fit
@@ -155,6 +152,15 @@ class DiceReader:
             return None  # no mark at all: a blank blob, not a die
         centre = (read.centre[0] / f, read.centre[1] / f)
         return Die(read.face, _box(x, y, centre, region.side, (w, h)), float(read.confidence))
+
+
+def _pip_fit(reads: list[FaceRead], side: float) -> float:
+    """How well a die ``side`` fits the pip faces read at it: their median side over the
+    die's (0: none measured). A 1 is left out: its grid is its pip's size or the die's as
+    found, no measure of its face (a cluster of six dice taken for one die read only its
+    two 1s, at half the die, and was not read again at its pips' size)."""
+    sides = [face.side for face in reads if face.side > 0 and face.face != PIP_FACES[0]]
+    return float(np.median(sides)) / side if sides else 0.0
 
 
 def _named(dice: list[Die]) -> int:
