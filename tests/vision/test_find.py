@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.dice import find
 from vision.dice.find import _label, find_blobs
 
 
@@ -22,6 +23,26 @@ def test_each_blobs_pixels_are_counted_with_its_holes_filled() -> None:
     assert len(contours) == 3
     assert pixels.tolist() == np.bincount(labels.ravel(), minlength=4).tolist()
     assert sorted(pixels[1:].tolist()) == [9, 21 * 21, 21 * 21]
+
+
+def test_blobs_measured_in_the_part_holding_them_are_as_in_the_whole_image(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blob's strong pixels and its widest inscribed circle are measured in the part of
+    the image holding the blobs and a pixel of tray around them: as in the whole image,
+    at the image's edge too (a blob there, the part reaching it), and for blobs a pixel
+    apart, corner to corner."""
+    mask = np.zeros((120, 200), np.uint8)
+    cv2.rectangle(mask, (30, 20), (70, 60), 255, -1)
+    cv2.circle(mask, (50, 40), 5, 0, -1)  # a pip: filled, as part of the blob
+    cv2.rectangle(mask, (90, 0), (130, 30), 255, -1)  # at the image's edge
+    cv2.rectangle(mask, (72, 62), (86, 76), 255, -1)  # a pixel from the first, corner to corner
+    diff = mask.astype(np.float32)
+    part = _label(mask, diff, 20.0, 4.0)
+    assert find._around([cv2.boundingRect(c) for c in part[0]], (200, 120)) == (29, 0, 132, 78)
+    monkeypatch.setattr(find, "_around", lambda boxes, size: (0, 0, *size))
+    whole = _label(mask, diff, 20.0, 4.0)
+    assert np.array_equal(part[1], whole[1]) and np.array_equal(part[2], whole[2])
+    assert part[3] == whole[3] and len(part[3]) == 3
 
 
 @pytest.mark.parametrize("specks", [0, 400])

@@ -7,8 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.pips import (FaceRead, _alike_pips, _drop_side_faces, _Face, _glare, _kmeans, _moments,
-                              _same_face, _seamless, _side_face, _trials, _upright_roundness, find_pips)
+from vision.dice import pips as pip_reader
+from vision.dice.find import find_blobs
+from vision.dice.pips import (READ_SIDE, FaceRead, _alike_pips, _drop_side_faces, _Face, _glare, _kmeans,
+                              _moments, _same_face, _seamless, _side_face, _trials, _upright_roundness,
+                              find_pips)
+from vision.dice.render import render_scene
 
 
 def _ellipse(long: float, short: float, degrees: float) -> np.ndarray:
@@ -298,3 +302,32 @@ def test_a_proposals_trials_are_made_once_least_typical_pip_trimmed_first() -> N
     assert first[1] == first[0][:4] and order[4] not in first[1] and order[3] not in first[2]
     ((_, again),) = _trials(pips, {proposal})
     assert again is first and pips.trials[proposal] is first
+
+
+@pytest.mark.parametrize("dark", [True, False])
+def test_marks_labelled_in_the_blobs_part_of_the_view_are_the_whole_views(
+        dark: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The marks' pixels are labelled and measured in the part of the view holding the
+    blobs, not over the bare tray around it, and give the pips the whole view gives: the
+    same, in the same order (OpenCV numbers components by blocks of 2×2 pixels: a part
+    starting on an odd row or column would number them in another order), where they are
+    in the view, with their pixels and rims there."""
+    scene = render_scene(4003, count=8, width=640, height=480)
+    tray = np.median(scene.image.reshape(-1, 3), 0).tolist()
+    # (Dice large enough to be read scaled down, plain tray to their right; the part's
+    # corner falls on an odd row and column.)
+    frame = cv2.copyMakeBorder(cv2.resize(scene.image, (960, 720)), 0, 0, 0, 640,
+                               cv2.BORDER_CONSTANT, value=tray)
+    view = find_blobs(frame).view(frame, READ_SIDE)
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    x0, y0, x1, y1 = pip_reader._part(view.boxes, 2, (w, h))
+    assert (x1 - x0) * (y1 - y0) < 0.5 * w * h
+    assert (min(x for x, _, _, _ in view.boxes) - 2) % 2 and (min(y for _, y, _, _ in view.boxes) - 2) % 2
+    part = find_pips(gray, view.body, view.boxes, view.side, dark=dark, sides=view.sides)
+    monkeypatch.setattr(pip_reader, "_part", lambda boxes, margin, size: (0, 0, *size))
+    whole = find_pips(gray, view.body, view.boxes, view.side, dark=dark, sides=view.sides)
+    assert len(part) > (20 if dark else 0)
+    for name in ("xy", "a", "b", "cov", "paint", "contrast", "fill", "outline", "blob", "side",
+                 "inside", "response"):
+        assert np.array_equal(getattr(part, name), getattr(whole, name)), name

@@ -15,6 +15,7 @@ its distance transform.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
@@ -221,6 +222,16 @@ def _to_full(part: Image, x: int, y: int, scale: float, margin: float,
     return x0, y0, cv2.threshold(warped, 127, 255, cv2.THRESH_BINARY)[1]
 
 
+def _around(boxes: Sequence[Sequence[int]], size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The part of an image of ``size`` holding ``boxes`` and a pixel around them, as
+    ``x0, y0, x1, y1`` (empty without boxes)."""
+    if not boxes:
+        return 0, 0, 0, 0
+    return (max(0, min(x for x, _, _, _ in boxes) - 1), max(0, min(y for _, y, _, _ in boxes) - 1),
+            min(size[0], max(x + bw for x, _, bw, _ in boxes) + 1),
+            min(size[1], max(y + bh for _, y, _, bh in boxes) + 1))
+
+
 def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
            ) -> tuple[list[Contour], NDArray[np.int32], NDArray[np.intp], dict[int, _Shape]]:
     """The blobs of a mask: contours, a label image (holes filled: a die's pips are part
@@ -238,20 +249,25 @@ def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
     for i, (x, y, bw, bh) in enumerate(boxes):
         pixels[i + 1] = cv2.countNonZero((labels[y:y + bh, x:x + bw] == i + 1).view(np.uint8))
     pixels[0] = mask.size - pixels[1:].sum()
+    # The blobs are measured in the part of the work copy holding them, with a pixel of
+    # tray around them (a blob's distances from the tray are the same there: every way out
+    # of the part crosses that ring).
+    h, w = mask.shape
+    x0, y0, x1, y1 = _around(boxes, (w, h))
+    part, ring = labels[y0:y1, x0:x1], diff[y0:y1, x0:x1]
     # Keep only blobs with some pixels far from the tray's colour (a die's body or its pips):
     # wood grain and faint stains pass the first threshold but never this one.
-    strong = np.bincount(labels[diff > 1.5 * level], minlength=len(contours) + 1)[1:]
+    strong = np.bincount(part[ring > 1.5 * level], minlength=len(contours) + 1)[1:]
     areas = pixels[1:].astype(float)
-    h, w = mask.shape
     shapes = {}
     dist = None
     for i, c in enumerate(contours):
         if strong[i] >= 3 and areas[i] >= min_area:
             if dist is None:
-                dist = cv2.distanceTransform((labels > 0).view(np.uint8), cv2.DIST_L2, 3)
+                dist = cv2.distanceTransform((part > 0).view(np.uint8), cv2.DIST_L2, 3)
             x, y, bw, bh = boxes[i]
             inside = x > 0 and y > 0 and x + bw < w and y + bh < h
-            _, inscribed, _, _ = cv2.minMaxLoc(dist[y:y + bh, x:x + bw],
+            _, inscribed, _, _ = cv2.minMaxLoc(dist[y - y0:y - y0 + bh, x - x0:x - x0 + bw],
                                                (labels[y:y + bh, x:x + bw] == i + 1).view(np.uint8))
             shapes[i] = _shape(c, areas[i], inscribed, inside, (x, y, bw, bh))
     return contours, labels, pixels, shapes

@@ -370,20 +370,42 @@ def _glare(moments: _Moments, xs: Floats, ys: Floats, lab: Ints, r: Floats,
     return out
 
 
+def _part(boxes: list[tuple[int, int, int, int]], margin: int,
+          size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The part of a view (of ``size``) that holds the blobs of ``boxes`` and ``margin``
+    pixels around them, as ``x0, y0, x1, y1``: a fifth to a third of a view of 32 dice
+    lies outside it, bare tray, which labelling the marks' pixels scanned twice a kind.
+    It starts on an even row and column: OpenCV labels components a block of 2×2 pixels
+    at a time, in the order met, and so numbers them as in the whole view."""
+    if not boxes:
+        return 0, 0, size[0], size[1]
+    x0 = max(0, min(x for x, _, _, _ in boxes) - margin) & ~1
+    y0 = max(0, min(y for _, y, _, _ in boxes) - margin) & ~1
+    x1 = min(size[0], max(x + bw for x, _, bw, _ in boxes) + margin)
+    y1 = min(size[1], max(y + bh for _, y, _, bh in boxes) + margin)
+    return x0, y0, x1, y1
+
+
 def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
               side: float, *, dark: bool, sides: Floats | None = None) -> Pips:
     """Pip-like blobs on the dice of ``body`` (a label image: 0 tray, k for the blob in
     ``boxes[k - 1]``), dark on light or light on dark, for dice about ``side`` pixels a side
     (``sides``: each blob's, by label, where they differ)."""
     response = mark_response(gray, side, dark=dark)
-    binary = mark_mask(response, body, boxes)
+    h, w = gray.shape
+    # The marks' pixels are labelled and measured in the part of the view holding the
+    # blobs (with the pips' rims' reach: the pips' pixels are grown there), view pixels
+    # where they are placed: the marks are only on the blobs.
+    rim = max(1, int(round(0.04 * side)))
+    x0, y0, x1, y1 = _part(boxes, rim, (w, h))
+    part = np.ascontiguousarray(response[y0:y1, x0:x1])
+    binary = mark_mask(part, body[y0:y1, x0:x1], [(x - x0, y - y0, bw, bh) for x, y, bw, bh in boxes])
     n, labels = cv2.connectedComponents(binary, connectivity=8)
     points = cv2.findNonZero(binary)
     points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
-    h, w = gray.shape
-    # (Pixels are looked up by their index in the flattened image: cheaper than by row
+    # (Pixels are looked up by their index in the flattened part: cheaper than by row
     # and column, for the many thousands a frame has.)
-    flat = points[:, 1].astype(np.intp) * w + points[:, 0]
+    flat = points[:, 1].astype(np.intp) * binary.shape[1] + points[:, 0]
     old = np.take(labels, flat)
     # A mark larger than a die holds no pip (as light marks, a white die's face between its
     # pips): left out before its pixels are measured, which would cost more than all the pips.
@@ -393,8 +415,9 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
         xs, ys, old, flat = points[small, 0], points[small, 1], old[small], flat[small]
     else:
         xs, ys = points[:, 0], points[:, 1]
+    xs, ys = xs + x0, ys + y0  # (view pixels)
     lab = old
-    r = np.take(response, flat).astype(float)
+    r = np.take(part, flat).astype(float)
     peak = np.zeros(n)
     np.maximum.at(peak, lab, r)
     # Each blob is measured on its core (above 0.6 of its peak): a blurred pip's rim or a
@@ -449,8 +472,8 @@ def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
     blob_kept[old_core[mine]] = True
     on = blob_kept[old]
     np.put(inside, flat[on], 1)
-    rim = max(1, int(round(0.04 * side)))
-    grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
+    grown = np.zeros((h, w), np.uint8)
+    grown[y0:y1, x0:x1] = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rim + 1,) * 2))
     return Pips(np.stack([cx[ids], cy[ids]], 1), a[ids], b[ids], _covs(mu20, mu02, mu11, ids),
                 _covs(*painted, ids), peak[ids], fill[ids], outline[ids], at[ids].astype(np.intp),
                 die[ids], grown.view(bool), response, dark)
