@@ -38,8 +38,8 @@ def test_blobs_measured_in_the_part_holding_them_are_as_in_the_whole_image(
     cv2.rectangle(mask, (72, 62), (86, 76), 255, -1)  # a pixel from the first, corner to corner
     diff = mask.astype(np.float32)
     part = _label(mask, diff, 20.0, 4.0)
-    assert find._around([cv2.boundingRect(c) for c in part[0]], (200, 120)) == (29, 0, 132, 78)
-    monkeypatch.setattr(find, "_around", lambda boxes, size: (0, 0, *size))
+    assert find.holding([cv2.boundingRect(c) for c in part[0]], 1, (200, 120)) == (29, 0, 132, 78)
+    monkeypatch.setattr(find, "holding", lambda boxes, margin, size: (0, 0, *size))
     whole = _label(mask, diff, 20.0, 4.0)
     assert np.array_equal(part[1], whole[1]) and np.array_equal(part[2], whole[2])
     assert part[3] == whole[3] and len(part[3]) == 3

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.core.errors import CompanionError
-from vision.dice.find import View, find_blobs, find_dice
+from vision.dice.find import View, find_blobs, find_dice, holding
 from vision.dice.marks import KERNEL, PLAIN, mark_lean, mark_masks, mark_reach, mark_response
 from vision.dice.pips import FaceRead
 
@@ -284,19 +284,10 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
 def _holding(boxes: list[tuple[int, int, int, int]], side: float,
              size: tuple[int, int]) -> tuple[int, int, int, int]:
     """The part of a view (of ``size``) that holds the blobs of ``boxes``, dice ``side``
-    pixels a side, as ``x0, y0, x1, y1``, with a margin as wide as the marks' kernel
-    reaches (:data:`~vision.dice.marks.KERNEL`), so that their response on the blobs is as
-    in the whole view. Around the blobs of a frame of 32 dice lies a fifth to a third of
-    the view, bare tray, which every pass over the view (the marks, their components, the
-    grey levels) paid for."""
-    if not boxes:
-        return 0, 0, size[0], size[1]
-    reach = int(np.ceil(KERNEL * side / 2)) + 1
-    x0 = max(0, min(x for x, _, _, _ in boxes) - reach)
-    y0 = max(0, min(y for _, y, _, _ in boxes) - reach)
-    x1 = min(size[0], max(x + bw for x, _, bw, _ in boxes) + reach)
-    y1 = min(size[1], max(y + bh for _, y, _, bh in boxes) + reach)
-    return x0, y0, x1, y1
+    pixels a side, with a margin as wide as the marks' kernel reaches
+    (:data:`~vision.dice.marks.KERNEL`), so that their response on the blobs is as in the
+    whole view."""
+    return holding(boxes, int(np.ceil(KERNEL * side / 2)) + 1, size)
 
 
 def _moments(lab: np.ndarray, n: int, xs: np.ndarray, ys: np.ndarray, wt: np.ndarray

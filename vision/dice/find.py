@@ -26,7 +26,8 @@ from numpy.typing import NDArray
 from vision.dice.marks import mark_mask, mark_response
 from vision.tray import FAINTEST, Tray, foreground, grow
 
-__all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "pip_side",
+__all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "holding",
+           "pip_side",
            "shrink", "split_blob"]
 
 WORK_SIDE = 640
@@ -222,14 +223,18 @@ def _to_full(part: Image, x: int, y: int, scale: float, margin: float,
     return x0, y0, cv2.threshold(warped, 127, 255, cv2.THRESH_BINARY)[1]
 
 
-def _around(boxes: Sequence[Sequence[int]], size: tuple[int, int]) -> tuple[int, int, int, int]:
-    """The part of an image of ``size`` holding ``boxes`` and a pixel around them, as
-    ``x0, y0, x1, y1`` (empty without boxes)."""
+def holding(boxes: Sequence[Sequence[int]], margin: int,
+            size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The part of an image of ``size`` holding ``boxes`` (``x, y, w, h``) and ``margin``
+    pixels around them, as ``x0, y0, x1, y1`` (the whole image without boxes). Around the
+    blobs of a frame of 32 dice lies a fifth to a third of it, bare tray, which every pass
+    over the image paid for."""
     if not boxes:
-        return 0, 0, 0, 0
-    return (max(0, min(x for x, _, _, _ in boxes) - 1), max(0, min(y for _, y, _, _ in boxes) - 1),
-            min(size[0], max(x + bw for x, _, bw, _ in boxes) + 1),
-            min(size[1], max(y + bh for _, y, _, bh in boxes) + 1))
+        return 0, 0, size[0], size[1]
+    return (max(0, min(x for x, _, _, _ in boxes) - margin),
+            max(0, min(y for _, y, _, _ in boxes) - margin),
+            min(size[0], max(x + bw for x, _, bw, _ in boxes) + margin),
+            min(size[1], max(y + bh for _, y, _, bh in boxes) + margin))
 
 
 def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
@@ -253,7 +258,7 @@ def _label(mask: Image, diff: NDArray[np.float32], level: float, min_area: float
     # tray around them (a blob's distances from the tray are the same there: every way out
     # of the part crosses that ring).
     h, w = mask.shape
-    x0, y0, x1, y1 = _around(boxes, (w, h))
+    x0, y0, x1, y1 = holding(boxes, 1, (w, h))
     part, ring = labels[y0:y1, x0:x1], diff[y0:y1, x0:x1]
     # Keep only blobs with some pixels far from the tray's colour (a die's body or its pips):
     # wood grain and faint stains pass the first threshold but never this one.

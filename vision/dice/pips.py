@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice.find import Image, View
+from vision.dice.find import Image, View, holding
 from vision.dice.layout import GRID, pip_layout
 from vision.dice.marks import PLAIN, mark_lean, mark_mask, mark_response
 
@@ -373,17 +373,11 @@ def _glare(moments: _Moments, xs: Floats, ys: Floats, lab: Ints, r: Floats,
 def _part(boxes: list[tuple[int, int, int, int]], margin: int,
           size: tuple[int, int]) -> tuple[int, int, int, int]:
     """The part of a view (of ``size``) that holds the blobs of ``boxes`` and ``margin``
-    pixels around them, as ``x0, y0, x1, y1``: a fifth to a third of a view of 32 dice
-    lies outside it, bare tray, which labelling the marks' pixels scanned twice a kind.
-    It starts on an even row and column: OpenCV labels components a block of 2×2 pixels
-    at a time, in the order met, and so numbers them as in the whole view."""
-    if not boxes:
-        return 0, 0, size[0], size[1]
-    x0 = max(0, min(x for x, _, _, _ in boxes) - margin) & ~1
-    y0 = max(0, min(y for _, y, _, _ in boxes) - margin) & ~1
-    x1 = min(size[0], max(x + bw for x, _, bw, _ in boxes) + margin)
-    y1 = min(size[1], max(y + bh for _, y, _, bh in boxes) + margin)
-    return x0, y0, x1, y1
+    pixels around them (see :func:`~vision.dice.find.holding`), starting on an even row
+    and column: OpenCV labels components a block of 2×2 pixels at a time, in the order
+    met, and so numbers them as in the whole view."""
+    x0, y0, x1, y1 = holding(boxes, margin, size)
+    return x0 & ~1, y0 & ~1, x1, y1
 
 
 def find_pips(gray: Image, body: Image, boxes: list[tuple[int, int, int, int]],
