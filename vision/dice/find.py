@@ -27,8 +27,7 @@ from vision.dice.marks import mark_mask, mark_response
 from vision.tray import FAINTEST, Tray, foreground, grow
 
 __all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "holding",
-           "pip_side",
-           "shrink", "split_blob"]
+           "pip_side", "shrink", "split_blob"]
 
 WORK_SIDE = 640
 MAX_DICE = 64
