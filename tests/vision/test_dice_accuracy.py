@@ -432,6 +432,18 @@ def test_two_touching_1s_are_not_one_2(seed: int, dice: tuple[int, int]) -> None
         assert _faces_read_on(None, scene, die) == ["1"]
 
 
+@pytest.mark.parametrize(("seed", "die"), [(10448, 1), (10448, 2), (9234, 0)])
+def test_a_large_lone_pip_on_a_tilted_die_is_a_1(seed: int, die: int) -> None:
+    """640×480: 1s with a large pip (white dice with red pips, a blue die), tilted 20-30°.
+    The face around a lone pip is checked out to a quarter of the face, stretched along
+    the pip's long axis as its grid keeps the pip's area: the rings reached past the
+    face's edges, the face was not plain, and the 1 was dropped (its front face read as a
+    die in its place) or read unknown."""
+    scene = render_scene(seed, width=640, height=480)
+    assert scene.dice[die].face == "1"
+    assert _faces_read_on(None, scene, die) == ["1"]
+
+
 def test_a_cluster_whose_only_faces_read_are_1s_is_read_at_its_pips_size() -> None:
     """640×480: six blue dice touching in one blob, taken for one die (112 px for dice
     some 40 px). Only two 1s were read, their sides (from their pips' size) just over half

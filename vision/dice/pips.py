@@ -690,7 +690,7 @@ def _fits(points: Floats, side: Floats, radius: Floats,
         # is about side / 1.2, see _face_size), or of a face with pips of that size, which
         # is less for the large pip of many dice's 1: the face around it is checked out to
         # the grid's edge, and must not take in the die's edge.
-        g = np.minimum(0.26 * side / 1.2, 2.2 * radius)
+        g = np.minimum(_lone_step(side), 2.2 * radius)
         return np.ones(m), np.concatenate([g[:, None, None] * squash, centre[:, :, None]], 2)
     if n in (2, 3):
         squash = _squash(cov)
@@ -881,6 +881,35 @@ def _plains(gray: Image, pips: Pips, affine: Floats, contrast: Floats, *,
     return _unit((0.35 - spread / np.maximum(contrast, 1.0)) / 0.15) * seen
 
 
+def _lone_step(side: Floats) -> Floats:
+    """A quarter of the face of a die of ``side`` (as found, with some of its side faces:
+    its face is about side / 1.2, see _face_size): the most a lone pip's grid step may be."""
+    out: Floats = 0.26 * side / 1.2
+    return out
+
+
+def _within_face(grid: Floats, radius: Floats, side: Floats) -> Floats:
+    """What scales lone pips' grids (m×2×2, of pips of ``radius`` on dice of ``side``) so
+    that a large pip's reaches no further than :func:`_lone_step` along its long axis.
+
+    A face seen at a slant is foreshortened across only: along the pip's long axis it has
+    its full side. The grid keeps the pip's area, stretching that axis by one over the
+    square root of its roundness, which is right for a grid the pip's own size sets (the
+    pip is squashed as its face is), not for one set by the face's size: the rings around
+    a large lone pip (a blue or red 1's, whose step is the face's quarter) reached past the
+    face's edges, onto the tray or the front face, on dice tilted 20-30° (roundness
+    0.6-0.8), so such 1s were dropped and their front faces read as dice. Grids a pip's
+    own size sets keep the stretch: drawn in, the rings around a laptop key's print, a
+    light mark on a dark key, no longer reached the key's edge (a webcam photo, read as a
+    1)."""
+    step = _lone_step(side)
+    g = grid.transpose(0, 2, 1) @ grid
+    _, high = _eig2(g[:, 0, 0], g[:, 0, 1], g[:, 1, 1])
+    out: Floats = np.where(2.2 * radius >= step,
+                           np.minimum(1.0, step / np.sqrt(np.maximum(high, 1e-12))), 1.0)
+    return out
+
+
 def _checks(gray: Image, pips: Pips, batches: list[tuple[Ints, Floats, Floats]], *,
             floor: float) -> tuple[Floats, Floats]:
     """Fitted sets of pips of every size checked at once (a frame has many small batches):
@@ -897,6 +926,9 @@ def _checks(gray: Image, pips: Pips, batches: list[tuple[Ints, Floats, Floats]],
     score = np.concatenate([q for _, q, _ in batches]) * _grid_checks(pips, affine, occupied, contrast, idx)
     plain = np.zeros(len(score))
     affine[n == 3, :, :2] *= _THREE_OUT  # (a copy, drawn in: its lattice with it)
+    first = idx[lone, 0]  # (a lone pip's face: the face's size bounds a large pip's rings)
+    scale = _within_face(affine[lone, :, :2], pips.a[first], pips.side[first])
+    affine[lone, :, :2] *= scale[:, None, None]
     for kind in (True, False):
         rows = np.nonzero((lone == kind) & (score >= floor))[0]
         if rows.size:
