@@ -189,6 +189,18 @@ def test_an_art_card_with_a_plain_picture_is_named_by_a_mark_no_other_card_shows
     _read_in_place_of(tmp_path, 5, 48, 0.5, "Keep Tide", ())
 
 
+def test_a_card_whose_edge_a_fingertip_just_crosses_is_named_by_the_outline_that_sees_it(
+        tmp_path: Path) -> None:
+    """Seed 41 (half the cards unknown, fingers over 30%), frame 61: a fingertip lies just
+    over the edge of RFR-RFF-RRR, and the outline chosen sees that edge all along, so
+    nothing is taken to lie on the card and the fingertip shows as a patch no card of the
+    deck has: a card not in the deck, seen whole, whose other outlines were not looked
+    at (it was unknown). An alternative outline, a few pixels off, sees the fingertip
+    cross its edge, and names it. RFR-RFF-RRF, not taught, which differs from it in the
+    rune beside the fingertip, laid in its place under the same fingertip, is not named."""
+    _read_in_place_of(tmp_path, 41, 61, 0.5, "RFR-RFF-RRR", ("RFR-RFF-RRF",))
+
+
 def _unknown_in_place_of(tmp_path: Path, seed: int, frame: int, unknown_share: float, name: str,
                          card_name: str, phone: bool = False) -> None:
     """The unknown card ``name`` in the benchmark's ``frame`` of ``seed`` (fingers over
