@@ -3,15 +3,17 @@ outline, pips run together, and a face below another (its front face, or a die b
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.dice import pips as pip_reader
-from vision.dice.find import find_blobs
+from vision.dice.find import View, find_blobs
 from vision.dice.pips import (READ_SIDE, FaceRead, _alike_pips, _drop_side_faces, _Face, _glare, _kmeans,
-                              _moments, _same_face, _seamless, _side_face, _trials, _upright_roundness,
-                              find_pips)
+                              _moments, _near_side, _same_face, _seamless, _side_face, _trials,
+                              _upright_roundness, find_pips)
 from vision.dice.render import render_scene
 
 
@@ -202,6 +204,36 @@ def test_a_face_with_its_own_front_face_below_is_no_side_face(fronted: bool) -> 
     faces = [far, near, front] if fronted else [far, near]
     kept = _drop_side_faces(faces, 3)
     assert kept == ([far, near] if fronted else [far])
+
+
+def _two_dice(lone_face_y: float) -> tuple[dict[int, list[_Face]], View]:
+    """A view of two dice alone in their blobs (rows 20-80 and 120-180 of columns 60-140 and
+    160-240): in the first, a 4 with a flatter 1 above it; in the second, one face read, at
+    height ``lone_face_y``."""
+    body = np.zeros((200, 300), np.uint8)
+    body[20:80, 60:140] = 1
+    body[120:180, 160:240] = 2
+    top, above = _read(4, (100.0, 62.0), 0.85, 2.9), _read(1, (100.0, 34.0), 0.5, 1.5)
+    lone = dataclasses.replace(_read(5, (200.0, lone_face_y), 0.85, 2.9), blob=2)
+    view = View(np.zeros((200, 300, 3), np.uint8), body, [(60, 20, 80, 60), (160, 120, 80, 60)],
+                [1, 1], 46.0, 1.0)
+    return {1: [top, above], 2: [lone]}, view
+
+
+@pytest.mark.parametrize(("lone_face_y", "near"), [(165.0, (0.0, -1.0)), (135.0, (0.0, 1.0))])
+def test_a_camera_at_the_top_is_told_by_side_faces_above_and_lone_dice_agreeing(
+        lone_face_y: float, near: tuple[float, float]) -> None:
+    """A camera at the far side of the table sees a die's front face above its top face,
+    plainly flatter, and a die alone in its blob shows its top face at the blob's far end
+    from the camera, below its centre: both say the camera is at the top, and then the 4
+    below the flatter 1 is the top face. A lone die whose face lies above its blob's centre
+    says the camera is at the bottom: two dice one behind the other may look like a face
+    above a face, so the pair alone turns nothing, and the 4 is taken for a front face."""
+    faces, view = _two_dice(lone_face_y)
+    side = _near_side(faces, view)
+    assert tuple(side) == near
+    top, above = faces[1]
+    assert _drop_side_faces([top, above], 1, near=side) == ([top] if near == (0.0, -1.0) else [above])
 
 
 def test_a_faint_seam_between_pips_counts_against_their_face() -> None:

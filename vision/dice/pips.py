@@ -53,6 +53,14 @@ Ints = NDArray[np.intp]  # indices, labels
 Bools = NDArray[np.bool_]
 
 _EYE = np.eye(2)  # (made once: np.eye costs more than the 2×2 sums it goes into)
+# The side of the picture a camera looks from, unless a frame's faces say otherwise: its
+# bottom (x right, y down), the far side of the table up.
+_NEAR = np.array([0.0, 1.0])
+# The sides a frame's faces may say the camera is at instead: bottom, left, top, right.
+_SIDES = np.array([(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)])
+_PLAINLY = 0.2  # roundness: a face's pips this much flatter than its neighbour's (_near_side)
+_CLEAR = 0.03  # of a die, per lone die: the least lead of one side over the next, as
+# vision.dice.direction.CLEAR (a frame's lone dice pointing to one side clearly)
 
 
 @dataclass(frozen=True)
@@ -1236,7 +1244,8 @@ def _read_clean(gray: Image, pips: Pips, seams: _Seams,
     return faces, rest
 
 
-def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
+def _side_face(a: _Face, b: _Face, count: int, size: float,
+               near: Floats = _NEAR) -> _Face | None:
     """Of two faces read close enough together to be one die's (within 1.3 ``size``, the
     larger one's unforeshortened side) in a blob of about ``count`` dice, the one that is
     a side face of the other's die, or None if they are the top faces of two dice.
@@ -1253,9 +1262,11 @@ def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
     pips squashed two ways (unlike in shape) in a blob of one die are its top face's and a
     side face's (two dice side by side on a table are seen squashed alike); the side
     face's shows less clearly. (Faces of more pips are left to the rules above: in a photo
-    turned from the camera's view, a 1 beside a 3 on one die was its top face.)
+    turned from the camera's view, a 1 beside a 3 on one die was its top face.) "Below" and
+    "across" are along ``near``, the side of the picture the camera is at
+    (:func:`_near_side`): the picture's bottom unless its faces say otherwise.
     """
-    dx, dy = b.read.centre[0] - a.read.centre[0], b.read.centre[1] - a.read.centre[1]
+    dx, dy = _turned(np.subtract(b.read.centre, a.read.centre), near)
     dist = math.hypot(dx, dy)
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
     squashed = rounder.flat - flatter.flat > 0.1
@@ -1285,7 +1296,8 @@ def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
         # picture's width, as a top face's do (their roundness once stretched upright
         # 0.95 or more), a flatter face of two pips or more (blur flattens them) half a
         # die or more away is another die's top face.
-        top = float(_upright_roundness(flatter.squash)) >= 0.95 and len(flatter.pips) > 1
+        top = (float(_upright_roundness(_turned_cov(flatter.squash, near))) >= 0.95
+               and len(flatter.pips) > 1)
         return None if top and apart >= 0.5 else flatter
     # Too close to be two dice, and neither seen more edge on: the face read from fewer
     # pips (a side face's show less clearly), or less surely.
@@ -1293,6 +1305,68 @@ def _side_face(a: _Face, b: _Face, count: int, size: float) -> _Face | None:
     if count == 1 and len(a.pips) == len(b.pips) == 1 and not _alike_pairs(a.squash, b.squash):
         return weaker
     return weaker if apart < 0.75 else None
+
+
+def _turned(v: Floats, near: Floats) -> tuple[float, float]:
+    """A vector in the picture as (across, towards the camera), the camera at ``near``."""
+    return float(v[0] * near[1] - v[1] * near[0]), float(v @ near)
+
+
+def _turned_cov(cov: Floats, near: Floats) -> Floats:
+    """Second moments (2×2) in the picture, in axes across and towards the camera, the
+    camera at ``near``."""
+    turn = np.array([[near[1], -near[0]], near])
+    out: Floats = turn @ cov @ turn.T
+    return out
+
+
+def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
+    """The side of the picture the camera looks from, when the faces read in the blobs of
+    ``view`` (before side faces are dropped) say it plainly in two ways, else the
+    picture's bottom (where a camera at the table's near side puts it).
+
+    A die shows its top face and the faces towards the camera, and below 45° of tilt (most
+    views of a table) a side face is plainly flatter than its top face, its pips no wider:
+    in a blob of one die, such a pair says the camera is on the flatter face's side. But
+    two dice one behind the other look alike, so that alone is no proof (8 of 1,600
+    rendered frames, all taken from below, seemed to show a side face above or beside its
+    top face). So the lone dice must agree: a blob of one die read as one face is that
+    top face and the faces it shows the camera, its face off the blob's centre away from
+    the camera (:func:`vision.dice.direction.far_side_vote`). Only when both point away
+    from the bottom, to one side, is that side taken (docs/vision-log.md, s23-dice-turned)."""
+    pairs = np.zeros(2)
+    for blob, found in faces.items():
+        if view.counts[blob - 1] == 1:
+            for _, i, j, _ in _close_pairs(found):
+                flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
+                if rounder.flat - flatter.flat >= _PLAINLY and flatter.short <= rounder.short:
+                    step = np.subtract(flatter.read.centre, rounder.read.centre)
+                    pairs += step / max(float(np.hypot(*step)), 1e-9)
+    if float(pairs @ _NEAR) >= 0:
+        return _NEAR
+    side = int(np.argmax(_SIDES @ pairs))
+    lone = {blob: found[0] for blob, found in faces.items()
+            if view.counts[blob - 1] == 1 and len(found) == 1}
+    if not lone:
+        return _NEAR
+    centres = _blob_centres(view)
+    towards = sum((centres[blob] - face.read.centre for blob, face in lone.items()),
+                  np.zeros(2)) / view.side
+    first, second = np.sort(_SIDES @ towards)[::-1][:2]
+    if first - second < _CLEAR * len(lone) or int(np.argmax(_SIDES @ towards)) != side:
+        return _NEAR
+    out: Floats = _SIDES[side]
+    return out
+
+
+def _blob_centres(view: View) -> Floats:
+    """The centre of each blob of ``view`` (by its label; row 0 the tray's), view pixels."""
+    labels = view.body.ravel()
+    area = np.maximum(np.bincount(labels, minlength=len(view.boxes) + 1), 1)
+    ys, xs = np.divmod(np.arange(labels.size), view.body.shape[1])
+    out: Floats = np.stack([np.bincount(labels, xs, len(area)),
+                            np.bincount(labels, ys, len(area))], 1) / area[:, None]
+    return out
 
 
 def _face_size(face: _Face) -> float:
@@ -1309,32 +1383,40 @@ def _face_size(face: _Face) -> float:
 _OWN_FRONT = 0.6  # of a face: the least gap of a face's own front face (_drop_side_faces)
 
 
-def _drop_side_faces(faces: list[_Face], count: int, *,
-                     across: bool = False) -> list[_Face]:
+def _close_pairs(faces: list[_Face], *, across: bool = False) -> list[tuple[float, int, int, float]]:
+    """The pairs of ``faces`` close enough to be one die's (within 1.3 of the larger one's
+    side), nearest first: (how far apart, in face sides; i; j; the larger side). ``across``:
+    only pairs from two blobs. (Sizes worked out once: a frame holds many faces.)"""
+    sizes = [_face_size(f) for f in faces]
+    return sorted((_apart(a, b), i, j, max(sizes[i], sizes[j]))
+                  for i, a in enumerate(faces) for j, b in enumerate(faces)
+                  if i < j and (a.blob != b.blob or not across)
+                  and math.dist(a.read.centre, b.read.centre) <= 1.3 * max(sizes[i], sizes[j]))
+
+
+def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
+                     near: Floats = _NEAR) -> list[_Face]:
     """The top faces among the faces read in a blob of about ``count`` dice; ``across``:
     among faces of different blobs (only pairs from two blobs are weighed). Only faces
-    close enough to be one die's are weighed (sizes worked out once: a frame holds many)."""
-    sizes = [_face_size(f) for f in faces]
-    pairs = sorted((_apart(a, b), i, j) for i, a in enumerate(faces) for j, b in enumerate(faces)
-                   if i < j and (a.blob != b.blob or not across)
-                   and math.dist(a.read.centre, b.read.centre) <= 1.3 * max(sizes[i], sizes[j]))
-    verdicts = [(i, j, _side_face(faces[i], faces[j], count, max(sizes[i], sizes[j])))
-                for _, i, j in pairs]
+    close enough to be one die's are weighed; ``near`` is the side of the picture the
+    camera is at (:func:`_near_side`)."""
+    pairs = _close_pairs(faces, across=across)
+    verdicts = [(i, j, _side_face(faces[i], faces[j], count, size, near)) for _, i, j, size in pairs]
     # A face with a side face of its own below it (its die's front face: flatter, of more
     # pips than a stray mark, of the faces it is a side face of the nearest, and 0.6 of a
     # face away or more, not the same face read twice) is a top face: a front face shows
     # no face of its die below it. So it is no side face of another face as far away (a
     # die behind it, seen over it, or beside it), whichever pair is weighed first.
     claims: dict[int, tuple[float, int]] = {}
-    for (gap, _, _), (i, j, face) in zip(pairs, verdicts):
+    for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         for k, other in ((i, j), (j, i)):
             front = faces[other]
-            if (face is front and front.read.centre[1] > faces[k].read.centre[1]
+            if (face is front and np.dot(np.subtract(front.read.centre, faces[k].read.centre), near) > 0
                     and front.flat < faces[k].flat and len(front.pips) > 1 and gap >= _OWN_FRONT):
                 claims[other] = min(claims.get(other, (gap, k)), (gap, k))
     fronted = {k for _, k in claims.values()}
     dropped: set[int] = set()
-    for (gap, _, _), (i, j, face) in zip(pairs, verdicts):
+    for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         if face is None or i in dropped or j in dropped:
             continue
         k = i if face is faces[i] else j
@@ -1470,21 +1552,24 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
             use = (other & says)[pips.blob]
             if use.any():
                 _read_kind(gray, smooth, pips, use, side, faces)
-    tops: list[_Face] = []
+    uniques: dict[int, list[_Face]] = {}
     for blob, found in faces.items():
         # One face read twice (its pips, and the plain face between them as light marks):
         # the surer reading, then the one with more marks, is the face.
         found.sort(key=lambda face: (-face.read.confidence, -face.read.marks))
-        unique: list[_Face] = []
+        unique = uniques[blob] = []
         for face in found:
             if all(_apart(face, k) > 0.4 for k in unique):
                 unique.append(face)
-        tops.extend(_drop_side_faces(unique, view.counts[blob - 1]))
+    near = _near_side(uniques, view)
+    tops: list[_Face] = []
+    for blob, unique in uniques.items():
+        tops.extend(_drop_side_faces(unique, view.counts[blob - 1], near=near))
     # A die on a tray close to it in colour may be found in two parts, its top face in one
     # blob and its front face in the next: faces of neighbouring blobs are weighed too, as
     # a blob of more than one die would be (two blobs are no proof of one die).
     out = []
-    for face in _drop_side_faces(tops, 2, across=True):
+    for face in _drop_side_faces(tops, 2, across=True, near=near):
         read = face.read
         name = read.face if read.confidence >= threshold else "unknown"
         out.append((face.blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
