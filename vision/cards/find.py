@@ -302,9 +302,11 @@ def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray
     a checked cloth's line beyond a card's edge).
     """
     wider: list[FoundCard] = []
-    quads = _wider(f.corners, edges, gradients, near_edges, min_side)
+    quads, more = _wider(f.corners, edges, gradients, near_edges, min_side)
     for joined in _joined(f, others, min_side, edges.shape):
-        quads += [joined, *_wider(joined, edges, gradients, near_edges, min_side)]
+        best, rest = _wider(joined, edges, gradients, near_edges, min_side)
+        quads += [joined, *best]
+        more += rest
     # An outline with one side moved keeps three sides of one that closed: it needs the
     # support a closed outline needs, not one guessed from lines alone.
     bars = [WIDER_SUPPORT] * len(quads)
@@ -312,6 +314,10 @@ def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray
         moved = _side_moved(f.corners, edges, gradients, min_side)
         quads += moved
         bars += [SUPPORT] * len(moved)
+    # The further boxes from lines come last: a card named by any outline before is
+    # named as it was.
+    quads += more
+    bars += [WIDER_SUPPORT] * len(more)
     for quad, bar in zip(quads, bars):
         snapped = _snap(quad, gradients)
         if snapped is None or snapped[1] < bar or not _card_shaped(snapped[0], min_side):
@@ -353,16 +359,31 @@ WIDER = 1.5
 LINES = 3
 """Strongest lines kept on each side of an outline when seeking its card's sides."""
 
+WIDER_SUPPORTED = 2
+"""Boxes best supported offered round an outline in all, those taken before included
+(:func:`_more_boxes`): none more when two were, two when none was (seed 5 f63: no line
+was sought where the card's side lies, 2 px inside the piece's outermost corner; the
+two best supported then are one box and the card's, 47 px beyond it). Three named no
+card more on the seeds run."""
+
+WIDER_APART = 0.2
+"""Least shift of some side (a share of the outline's short extent) between any two
+larger outlines :func:`_wider` offers: lines a few pixels apart (a card's edge and its
+border's inner line, a finger's edge and its shadow) give boxes as well supported as each
+other, and two such were offered where the card's own, beyond a finger, came third
+(seed 5 f63; the piece's side moved 4 or 5 px, the card's 47 px beyond it)."""
+
 
 def _wider(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
-           near_edges: np.ndarray, min_side: float) -> list[np.ndarray]:
-    """At most two larger card-shaped quadrilaterals round ``quad``, each side a straight
-    line of the edge map beyond one of its sides and parallel to it, best supported first.
+           near_edges: np.ndarray, min_side: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Larger card-shaped quadrilaterals round ``quad``, each side a straight line of the
+    edge map beyond one of its sides and parallel to it: the best two supported, and
+    further ones (:func:`_more_boxes`), to be tried after every other outline.
 
     The edge pixels whose gradient lies across one of the quadrilateral's two directions
     (within 20 degrees) are counted by their distance along the other: a straight line
     parallel to a side is a peak, however a finger breaks it into pieces. The strongest
-    few beyond each side are combined, and each side of the best two combinations is
+    few beyond each side are combined, and each side of the combinations offered is
     then found again among the edge pixels near it, turned up to 10 degrees (a piece of a
     card is not quite parallel to its sides under perspective, nor a finger-cut outline).
     """
@@ -383,35 +404,84 @@ def _wider(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.
     crossing &= (np.abs(coords) < reach).all(axis=1)[:, None]
     # Lines across the first direction (steps along it) bound the card along it.
     size = int(reach) + 2
-    beyond = []
+    # The strongest lines beyond each side (left, right, top, bottom): beyond its
+    # corners as before, and beyond where its two corners are on average (a side a
+    # little turned, by perspective or a finger's edge, reaches past that at one end).
+    beyond: list[list[tuple[float, float]]] = []
+    further: list[list[tuple[float, float]]] = []
     for k in range(2):
         count = np.convolve(np.bincount(np.rint(coords[crossing[:, k], k]).astype(int) + size,
                                         minlength=2 * size + 1), np.ones(3), "same")
         peak = (count >= np.roll(count, 1)) & (count > np.roll(count, -1)) & (count >= 0.3 * min_side)
         at = np.arange(len(count)) - size
-        for side in (at <= extent[:, k].min() + 2, at >= extent[:, k].max() - 2):
-            strongest = sorted(np.flatnonzero(peak & side), key=lambda i: -count[i])[:LINES]
-            beyond.append([float(at[i]) for i in strongest])
-    left, right, top, bottom = beyond
+        low, high = np.sort(extent[:, k]).reshape(2, 2).mean(axis=1)
+        for lines, lo, hi in ((beyond, extent[:, k].min(), extent[:, k].max()), (further, low, high)):
+            for side in (at <= lo + 2, at >= hi - 2):
+                strongest = sorted(np.flatnonzero(peak & side), key=lambda i: -count[i])[:LINES]
+                lines.append([(float(at[i]), float(count[i])) for i in strongest])
     least = 1.15 * float(np.prod(np.ptp(extent, axis=0)))
-    candidates = []
-    for a, b in ((a, b) for a in left for b in right):
-        for c, d in ((c, d) for c in top for d in bottom):
+    boxes, strength = _boxes(beyond, centre, axes, least, min_side, edges.shape)
+    best = [box for box, _ in sorted(_supported(boxes, near_edges), key=lambda qs: -qs[1])[:2]]
+    boxes, strength = _boxes(further, centre, axes, least, min_side, edges.shape)
+    more = _more_boxes(boxes, strength, near_edges, WIDER_APART * float(np.ptp(extent, axis=0).min()), best)
+    best, more = ([quad for quad in (_fitted(box, points, crossing, min_side) for box in chosen) if quad is not None]
+                  for chosen in (best, more))
+    return best, more
+
+
+def _boxes(lines: list[list[tuple[float, float]]], centre: np.ndarray, axes: np.ndarray, least: float,
+           min_side: float, shape: tuple[int, ...]) -> tuple[list[np.ndarray], list[float]]:
+    """The card-shaped boxes of at least ``least`` area on one of ``lines`` (position and
+    edge pixels) beyond each side (left, right, top, bottom, along ``axes`` from
+    ``centre``), with the edge pixels along their four lines."""
+    left, right, top, bottom = lines
+    boxes, strength = [], []
+    for (a, sa), (b, sb) in ((a, b) for a in left for b in right):
+        for (c, sc), (d, sd) in ((c, d) for c in top for d in bottom):
             if (b - a) * (d - c) < least:
                 continue
             box = (centre + np.array([[a, c], [b, c], [b, d], [a, d]], np.float32) @ axes).astype(np.float32)
-            if _card_shaped(box, min_side) and not _frame_edge(box, edges.shape):
-                candidates.append(box)
-    best = sorted(_supported(candidates, near_edges), key=lambda qs: -qs[1])[:2]
-    wider = []
-    for box, _ in best:
-        sides = [_side_line(box[k], box[(k + 1) % 4], points[crossing[:, (k + 1) % 2]]) for k in range(4)]
-        corners = [_intersect(sides[k - 1], sides[k]) for k in range(4)]
-        if all(c is not None for c in corners):
-            fitted = np.array(corners, np.float32)
-            if _card_shaped(fitted, min_side):
-                wider.append(_order(fitted))
-    return wider
+            if _card_shaped(box, min_side) and not _frame_edge(box, shape):
+                boxes.append(box)
+                strength.append(sa + sb + sc + sd)
+    return boxes, strength
+
+
+def _fitted(box: np.ndarray, points: np.ndarray, crossing: np.ndarray, min_side: float) -> np.ndarray | None:
+    """``box`` with each side found again among the edge pixels near it (``points``,
+    ``crossing`` the box's two directions), if still card-shaped."""
+    sides = [_side_line(box[k], box[(k + 1) % 4], points[crossing[:, (k + 1) % 2]]) for k in range(4)]
+    corners = [_intersect(sides[k - 1], sides[k]) for k in range(4)]
+    if any(c is None for c in corners):
+        return None
+    fitted = np.array(corners, np.float32)
+    return _order(fitted) if _card_shaped(fitted, min_side) else None
+
+
+def _more_boxes(boxes: list[np.ndarray], strength: list[float], near_edges: np.ndarray, apart: float,
+                taken: list[np.ndarray]) -> list[np.ndarray]:
+    """Further boxes :func:`_wider` offers after those ``taken`` (the two whose sides most
+    lie on edges, if any): the next such, up to ``WIDER_SUPPORTED`` in all (of those as
+    well supported, the larger: a card's edge is its outermost line), then the one on the
+    strongest lines (the most edge pixels along its four sides); each with some side more
+    than ``apart`` from every box before, so none is another's double.
+
+    On a busy table, or with fingers across a card, boxes a few pixels apart (a card's
+    edge and its border's inner line, a finger's edge and its shadow) lie as well on
+    edges as each other, and the two taken were often one box, a side moved a few
+    pixels, where the card's own came third by support (seed 5 f63) or far down (seed 40
+    f92: there its box is on the four strongest lines).
+    """
+    supported = _supported(boxes, near_edges)
+    of = {id(box): s for box, s in zip(boxes, strength)}
+    by_support = [box for box, _ in sorted(supported, key=lambda qs: (-qs[1], -cv2.contourArea(qs[0])))]
+    by_lines = sorted(by_support, key=lambda box: -of[id(box)])
+    chosen = list(taken)
+    for ranked, most in ((by_support, WIDER_SUPPORTED), (by_lines, WIDER_SUPPORTED + 1)):
+        for box in ranked:
+            if len(chosen) < most and all(float(np.abs(box - c).max()) > apart for c in chosen):
+                chosen.append(box)
+    return chosen[len(taken):]
 
 
 def _side_moved(quad: np.ndarray, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],

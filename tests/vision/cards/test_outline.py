@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.find import (FoundCard, _channels, _corners_apart, _edges, _gradients, _snap,
+from vision.cards.find import (FoundCard, _more_boxes, _channels, _corners_apart, _edges, _gradients, _snap,
                                _wider_outlines)
 
 
@@ -60,3 +60,33 @@ def test_a_side_run_along_a_fingers_edge_far_into_the_card_is_moved_out_to_the_c
     offered = _wider_outlines(found, edges, gradients, cv2.dilate(edges, np.ones((5, 5), np.uint8)),
                               0.06 * 480, [])
     assert min((_corners_apart(o, FoundCard(card, 1.0)) for o in offered), default=np.inf) < 3
+
+
+def _box(left: float, right: float, top: float, bottom: float) -> np.ndarray:
+    return np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float32)
+
+
+def test_further_boxes_round_a_piece_are_apart_from_those_taken_and_include_the_one_on_the_strongest_lines(
+) -> None:
+    """Boxes round a piece of a card: the piece carried out to the card's far end (fully
+    on edges), the same with a side moved 4 px onto a finger's shadow line, the piece
+    carried out to a line of the cloth beyond the card (as well on edges), a near double
+    of that, and the card's own, whose long sides a finger breaks but whose lines gather
+    the most edge pixels. After the two best supported (taken before, here a box and its
+    double), the card's is offered (seed 40 f92: its box, on the four strongest lines,
+    came far down by support; before, only the two taken were offered); with none taken,
+    two boxes apart and the card's."""
+    near_edges = np.zeros((300, 460), np.uint8)
+    piece, double, cloth, cloth_double, card = (_box(150, 350, 50, 200), _box(146, 350, 50, 200),
+                                                _box(150, 420, 50, 200), _box(150, 424, 50, 200),
+                                                _box(40, 350, 50, 200))
+    boxes = [piece, double, cloth, cloth_double, card]
+    for box in boxes:
+        cv2.polylines(near_edges, [box.astype(np.int32)], True, 255, 5)
+    near_edges[40:210, 80:120] = 0  # a finger across the card's long sides
+    strength = [300.0, 300.0, 280.0, 280.0, 400.0]
+    more = _more_boxes(boxes, strength, near_edges, 20.0, [piece, double])
+    assert len(more) == 1 and more[0] is card
+    more = _more_boxes(boxes, strength, near_edges, 20.0, [])
+    assert len(more) == 3 and any(box is card for box in more)
+    assert all(np.abs(a - b).max() > 20 for i, a in enumerate(more) for b in more[:i])
