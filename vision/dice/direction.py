@@ -23,24 +23,19 @@ from typing import get_args
 
 import numpy as np
 
-from vision.dice.find import find_blobs
+from vision.dice.find import find_blobs, label_centres, pointed_side
 from vision.dice.reader import UNKNOWN, DiceReader, DiceReading, Die
 from vision.settings import Turn
 from vision.sources import turned
 from vision.tray import Tray
 
-__all__ = ["CLEAR", "LEAD", "SHARE", "TURNS", "WINDOW", "AutoTurn", "DirectionVotes", "far_side_vote",
+__all__ = ["LEAD", "SHARE", "TURNS", "WINDOW", "AutoTurn", "DirectionVotes", "far_side_vote",
            "plus"]
 
-TURNS: tuple[Turn, ...] = get_args(Turn)
-CLEAR = 0.03  # of a die's side, per lone die: the least lead of one side over the next
+TURNS: tuple[Turn, ...] = get_args(Turn)  # each brings vision.dice.find.SIDES[k] to the top
 LEAD = 4  # votes: the lead over every other turn that adopts a turn
 SHARE = 0.7  # of the votes counted: the least a turn must hold to be adopted
 WINDOW = 30  # the rolls whose votes count: a camera moved is learnt again within about this
-
-# Where the far side is in the picture for each turn (the turn that brings it to the top):
-# up, left, down, right, as unit vectors (x right, y down).
-_FAR = np.array([(0.0, -1.0), (-1.0, 0.0), (0.0, 1.0), (1.0, 0.0)])
 
 
 def far_side_vote(frame: np.ndarray, reading: DiceReading, tray: Tray | None = None) -> Turn | None:
@@ -48,18 +43,13 @@ def far_side_vote(frame: np.ndarray, reading: DiceReading, tray: Tray | None = N
     read in ``reading`` say (a blob of one die holding one face read), or None if they do
     not say it clearly (no lone die, or two sides nearly alike).
 
-    Each lone die's top-face centre less its blob's centre, in die sides, is summed; the
-    side of the picture the sum points to most is the far side, if it leads the next by
-    :data:`CLEAR` a die."""
+    The far side is the one the lone dice's top faces lie towards, off their blobs'
+    centres (:func:`~vision.dice.find.pointed_side`)."""
     blobs = find_blobs(frame, tray)
     if not len(blobs) or not reading.dice:
         return None
     labels, scale = blobs.labels, blobs.scale
-    n = len(blobs) + 1
-    ys, xs = np.indices(labels.shape)
-    area = np.maximum(np.bincount(labels.ravel(), minlength=n), 1)
-    centres = np.stack([np.bincount(labels.ravel(), xs.ravel(), n),
-                        np.bincount(labels.ravel(), ys.ravel(), n)], 1) / (area * scale)[:, None]
+    centres = label_centres(labels, len(blobs) + 1) / scale
     found: dict[int, list[Die]] = {}
     h, w = labels.shape
     for die in reading.dice:
@@ -68,13 +58,8 @@ def far_side_vote(frame: np.ndarray, reading: DiceReading, tray: Tray | None = N
                          []).append(die)
     lone = [np.subtract(dice[0].centre, centres[blob]) for blob, dice in found.items()
             if blob and len(dice) == 1 and blobs.counts[blob - 1] == 1 and dice[0].face != UNKNOWN]
-    if not lone:
-        return None
-    pull = _FAR @ (np.sum(lone, 0) / blobs.side)
-    first, second = np.sort(pull)[::-1][:2]
-    if first - second < CLEAR * len(lone):
-        return None
-    return TURNS[int(np.argmax(pull))]
+    far = pointed_side(lone, blobs.side)
+    return None if far is None else TURNS[far]
 
 
 class DirectionVotes:

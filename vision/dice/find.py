@@ -26,8 +26,8 @@ from numpy.typing import NDArray
 from vision.dice.marks import mark_mask, mark_response
 from vision.tray import FAINTEST, Tray, foreground, grow
 
-__all__ = ["MAX_DICE", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice", "holding",
-           "pip_side", "shrink", "split_blob"]
+__all__ = ["CLEAR", "MAX_DICE", "SIDES", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice",
+           "holding", "label_centres", "pip_side", "pointed_side", "shrink", "split_blob"]
 
 WORK_SIDE = 640
 MAX_DICE = 64
@@ -531,6 +531,39 @@ def find_blobs(frame: Image, tray: Tray | None = None, *, min_side: float = 8.0,
     body = (cv2.LUT(labels.astype(np.uint8), np.pad(lut, (0, 256 - len(lut)))) if len(lut) <= 256
             else lut[labels])
     return Blobs(body, boxes, counts, scale, side / scale, sides)
+
+
+SIDES = np.array([(0.0, -1.0), (-1.0, 0.0), (0.0, 1.0), (1.0, 0.0)])
+"""The four sides of a picture, up, left, down and right, as unit vectors (x right, y down)."""
+
+CLEAR = 0.03
+"""Of a die's side, per lone die: the least lead of one side over the next that lone dice
+must give for :func:`pointed_side` to name it."""
+
+
+def label_centres(labels: Image, n: int) -> NDArray[np.float64]:
+    """The centre (x, y) of each of the ``n`` labels of ``labels`` (row 0 label 0's), in its
+    pixels."""
+    flat = labels.ravel()
+    ys, xs = np.divmod(np.arange(flat.size), labels.shape[1])
+    area = np.maximum(np.bincount(flat, minlength=n), 1)
+    out: NDArray[np.float64] = np.stack([np.bincount(flat, xs, n), np.bincount(flat, ys, n)], 1) / area[:, None]
+    return out
+
+
+def pointed_side(offsets: list[NDArray[np.float64]], side: float) -> int | None:
+    """The side of the picture (an index of :data:`SIDES`) that lone dice's top faces lie
+    towards, off their blobs' centres (``offsets``, pixels, dice ``side`` pixels a side),
+    or None if they do not say it clearly (no lone die, or two sides nearly alike).
+
+    A lone die's blob is its top face and the faces it shows towards the camera, so its
+    top face lies off the blob's centre, away from the camera: the far side of the table
+    (:mod:`vision.dice.direction`)."""
+    if not offsets:
+        return None
+    pull = SIDES @ (np.sum(offsets, 0) / side)
+    first, second = np.sort(pull)[::-1][:2]
+    return None if first - second < CLEAR * len(offsets) else int(np.argmax(pull))
 
 
 def pip_side(frame: Image, blobs: Blobs) -> float | None:

@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice.find import Image, View, holding
+from vision.dice.find import SIDES, Image, View, holding, label_centres, pointed_side
 from vision.dice.layout import GRID, pip_layout
 from vision.dice.marks import PLAIN, mark_lean, mark_mask, mark_response
 
@@ -56,11 +56,7 @@ _EYE = np.eye(2)  # (made once: np.eye costs more than the 2×2 sums it goes int
 # The side of the picture a camera looks from, unless a frame's faces say otherwise: its
 # bottom (x right, y down), the far side of the table up.
 _NEAR = np.array([0.0, 1.0])
-# The sides a frame's faces may say the camera is at instead: bottom, left, top, right.
-_SIDES = np.array([(0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0)])
 _PLAINLY = 0.2  # roundness: a face's pips this much flatter than its neighbour's (_near_side)
-_CLEAR = 0.03  # of a die, per lone die: the least lead of one side over the next, as
-# vision.dice.direction.CLEAR (a frame's lone dice pointing to one side clearly)
 
 
 @dataclass(frozen=True)
@@ -1332,7 +1328,7 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
     rendered frames, all taken from below, seemed to show a side face above or beside its
     top face). So the lone dice must agree: a blob of one die read as one face is that
     top face and the faces it shows the camera, its face off the blob's centre away from
-    the camera (:func:`vision.dice.direction.far_side_vote`). Only when both point away
+    the camera (:func:`~vision.dice.find.pointed_side`). Only when both point away
     from the bottom, to one side, is that side taken (docs/vision-log.md, s23-dice-turned)."""
     pairs = np.zeros(2)
     for blob, found in faces.items():
@@ -1344,29 +1340,11 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
                     pairs += step / max(float(np.hypot(*step)), 1e-9)
     if float(pairs @ _NEAR) >= 0:
         return _NEAR
-    side = int(np.argmax(_SIDES @ pairs))
-    lone = {blob: found[0] for blob, found in faces.items()
-            if view.counts[blob - 1] == 1 and len(found) == 1}
-    if not lone:
-        return _NEAR
-    centres = _blob_centres(view)
-    towards = sum((centres[blob] - face.read.centre for blob, face in lone.items()),
-                  np.zeros(2)) / view.side
-    first, second = np.sort(_SIDES @ towards)[::-1][:2]
-    if first - second < _CLEAR * len(lone) or int(np.argmax(_SIDES @ towards)) != side:
-        return _NEAR
-    out: Floats = _SIDES[side]
-    return out
-
-
-def _blob_centres(view: View) -> Floats:
-    """The centre of each blob of ``view`` (by its label; row 0 the tray's), view pixels."""
-    labels = view.body.ravel()
-    area = np.maximum(np.bincount(labels, minlength=len(view.boxes) + 1), 1)
-    ys, xs = np.divmod(np.arange(labels.size), view.body.shape[1])
-    out: Floats = np.stack([np.bincount(labels, xs, len(area)),
-                            np.bincount(labels, ys, len(area))], 1) / area[:, None]
-    return out
+    near: Floats = SIDES[int(np.argmax(SIDES @ pairs))]
+    centres = label_centres(view.body, len(view.boxes) + 1)
+    far = pointed_side([np.subtract(found[0].read.centre, centres[blob]) for blob, found in faces.items()
+                        if view.counts[blob - 1] == 1 and len(found) == 1], view.side)
+    return near if far is not None and np.array_equal(SIDES[far], -near) else _NEAR
 
 
 def _face_size(face: _Face) -> float:
