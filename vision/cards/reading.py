@@ -185,11 +185,11 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
 def _covered_alternatives(frame: np.ndarray, found: FoundCard, others: list[FoundCard]
                           ) -> Iterator[tuple[FoundCard, np.ndarray]]:
     """The alternatives of ``found`` (an outline that sees nothing lying over its card)
-    that see something lying over it, each with its covering, one by one: a fingertip just over a card's
-    edge may leave the edge seen all along one outline, so the finger is no covering but
-    a patch the card shows and no card of the deck does (taken for a card not in the
-    deck, :attr:`Match.another_card`), where an outline a few pixels off sees the
-    fingertip cross its edge (seed 41 f61: two cards so). Another outline of a card
+    that see something lying over it, each with its covering, one by one: a fingertip
+    just over a card's edge may leave the edge seen all along one outline, so the finger
+    is no covering but a patch the card shows and no card of the deck does (taken for a
+    card not in the deck, :attr:`Match.another_card`), where an outline a few pixels off
+    sees the fingertip cross its edge (seed 41 f61: two cards so). Another outline of a card
     truly not in the deck shows its rune the other way all the same, unless that
     outline's covering hides it, and then the look-alike check leaves it unknown."""
     for outline in found.alternatives:

@@ -55,7 +55,7 @@ Bools = NDArray[np.bool_]
 _EYE = np.eye(2)  # (made once: np.eye costs more than the 2×2 sums it goes into)
 # The side of the picture a camera looks from, unless a frame's faces say otherwise: its
 # bottom (x right, y down), the far side of the table up.
-_NEAR = np.array([0.0, 1.0])
+_NEAR: Floats = SIDES[2]  # (down)
 _PLAINLY = 0.2  # roundness: a face's pips this much flatter than its neighbour's (_near_side)
 
 
