@@ -444,6 +444,18 @@ def test_a_large_lone_pip_on_a_tilted_die_is_a_1(seed: int, die: int) -> None:
     assert _faces_read_on(None, scene, die) == ["1"]
 
 
+@pytest.mark.parametrize(("seed", "die"), [(10743, 2), (10757, 1), (10769, 0), (9296, 2)])
+def test_a_blurred_large_lone_pip_is_a_1(seed: int, die: int) -> None:
+    """640×480: 1s with a large pip on white dice with red pips tilted 21-25°, blurred
+    (0.5-1 px). The pip's core measures smaller than its paint, so 2.2 of its radii
+    fell just short of the face's quarter (0.96-0.99 of it) and its rings were not drawn
+    in: they reached the face's edge, the 1 was not plain, and its front face was read as
+    a die in its place. A pip that solid (a 1's paint) and nearly that large is a 1's."""
+    scene = render_scene(seed, width=640, height=480)
+    assert scene.dice[die].face == "1"
+    assert _faces_read_on(None, scene, die) == ["1"]
+
+
 def test_a_cluster_whose_only_faces_read_are_1s_is_read_at_its_pips_size() -> None:
     """640×480: six blue dice touching in one blob, taken for one die (112 px for dice
     some 40 px). Only two 1s were read, their sides (from their pips' size) just over half
@@ -506,6 +518,17 @@ def test_a_laptops_keys_are_not_read_as_dice(name: str) -> None:
     """A laptop beside the dice: a key's print, light on the dark key, passed for a black
     die's lone pip (a 1). Its strokes leave gaps in its core, where a pip is solid."""
     assert_webcam_photo_read_right(name)
+
+
+def test_a_keys_print_as_large_as_a_1s_pip_is_no_die() -> None:
+    """`six_61`: a key's print, light on the dark key above the dice (its centre at 484, 42),
+    measures as large beside the die found as a blurred 1's large pip (2.2 radii 0.92 of
+    the face's quarter) and as solid, but flat and not quite an ellipse (0.6 sure as a 1).
+    With the rings around it drawn in to the face's quarter as a large 1's are, the key
+    was plain enough to read as a 1."""
+    image = cv2.imread(str(WEBCAM / "Train" / "six_61.jpg"))
+    centres = [(x + w / 2, y + h / 2) for x, y, w, h in (d.box for d in DiceReader().read(image).dice)]
+    assert all(abs(x - 484) > 25 or abs(y - 42) > 25 for x, y in centres)
 
 
 @pytest.mark.parametrize("name", ["Train/dice_8", "Valid/valid_10"])

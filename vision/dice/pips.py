@@ -892,7 +892,11 @@ def _lone_step(side: Floats) -> Floats:
     return out
 
 
-def _within_face(grid: Floats, radius: Floats, side: Floats) -> Floats:
+_LARGE = 0.94  # of a face's quarter: as far as blur shrinks a large pip's core, measured (_within_face)
+_SURE_1 = 0.9  # a lone pip's score (its disc's shape, its empty grid) that is surely a 1 (_within_face)
+
+
+def _within_face(grid: Floats, radius: Floats, side: Floats, sure: Bools) -> Floats:
     """What scales lone pips' grids (m×2×2, of pips of ``radius`` on dice of ``side``) so
     that a large pip's reaches no further than :func:`_lone_step` along its long axis.
 
@@ -905,12 +909,20 @@ def _within_face(grid: Floats, radius: Floats, side: Floats) -> Floats:
     0.6-0.8), so such 1s were dropped and their front faces read as dice. Grids a pip's
     own size sets keep the stretch: drawn in, the rings around a laptop key's print, a
     light mark on a dark key, no longer reached the key's edge (a webcam photo, read as a
-    1)."""
+    1).
+
+    A large pip's core (above 0.6 of its peak) measures smaller when blurred: 2.2 of its
+    radii reach 0.95-0.99 of the face's quarter on 1s whose rings then reached the face's
+    edge (their front faces read as dice in their place). So a pip reaching :data:`_LARGE`
+    of the quarter is large too when it is ``sure``ly a 1 by its shape and grid (a disc,
+    solid, round once upright; no mark where a 1 has none): a laptop key's print, a light
+    mark on a dark key as large (0.92) but flat and not quite an ellipse (0.6 sure), read
+    as a 1 with its rings drawn in."""
     step = _lone_step(side)
     g = grid.transpose(0, 2, 1) @ grid
     _, high = _eig2(g[:, 0, 0], g[:, 0, 1], g[:, 1, 1])
-    out: Floats = np.where(2.2 * radius >= step,
-                           np.minimum(1.0, step / np.sqrt(np.maximum(high, 1e-12))), 1.0)
+    large = (2.2 * radius >= step) | ((2.2 * radius >= _LARGE * step) & sure)
+    out: Floats = np.where(large, np.minimum(1.0, step / np.sqrt(np.maximum(high, 1e-12))), 1.0)
     return out
 
 
@@ -931,7 +943,7 @@ def _checks(gray: Image, pips: Pips, batches: list[tuple[Ints, Floats, Floats]],
     plain = np.zeros(len(score))
     affine[n == 3, :, :2] *= _THREE_OUT  # (a copy, drawn in: its lattice with it)
     first = idx[lone, 0]  # (a lone pip's face: the face's size bounds a large pip's rings)
-    scale = _within_face(affine[lone, :, :2], pips.a[first], pips.side[first])
+    scale = _within_face(affine[lone, :, :2], pips.a[first], pips.side[first], score[lone] >= _SURE_1)
     affine[lone, :, :2] *= scale[:, None, None]
     for kind in (True, False):
         rows = np.nonzero((lone == kind) & (score >= floor))[0]
