@@ -579,7 +579,7 @@ square, and a piece's short side may be a finger's edge."""
 
 _TURN_COS = np.array([math.cos(a) for a in TURNS], np.float32)
 _TURN_SIN = np.array([math.sin(a) for a in TURNS], np.float32)
-"""The cosines and sines of ``TURNS``, as :func:`_side_line` multiplies its pixels' (float32)
+"""The cosines and sines of ``TURNS``, as :func:`_best_turn` multiplies its pixels' (float32)
 distances by them."""
 
 
@@ -593,9 +593,20 @@ def _side_line(start: np.ndarray, end: np.ndarray, points: np.ndarray, reach: in
     middle = (start + end) / 2
     off, pos = ((points - middle) @ np.stack([normal, direction]).T).T
     near = (np.abs(off) <= reach) & (np.abs(pos) <= length / 2)
-    off, pos = off[near], pos[near]
-    # Every turn at once (turns x pixels): each pixel's distance across the turned line,
-    # counted, three neighbouring distances together.
+    turn, shift = _best_turn(off[near], pos[near], reach)
+    c, s = math.cos(turn), math.sin(turn)
+    dx, dy = float(direction[0] * c - direction[1] * s), float(direction[0] * s + direction[1] * c)
+    return float(middle[0]) - shift * dy, float(middle[1]) + shift * dx, dx, dy
+
+
+def _best_turn(off: np.ndarray, pos: np.ndarray, reach: int) -> tuple[float, float]:
+    """Of the lines turned by ``TURNS`` about a side's middle and shifted across it by up
+    to ``reach`` pixels, the one most edge pixels (``off`` across the side, ``pos`` along
+    it, float32) lie on, counting each line's two neighbours too: its turn and shift (the
+    first turn with the most, and its first shift; none if no pixel is near).
+
+    Every turn at once (turns x pixels): this runs for every side of every box offered
+    round an outline that is no card."""
     width = 2 * reach + 5
     shifted = np.rint(off * _TURN_COS[:, None] - pos * _TURN_SIN[:, None]).astype(int) + reach + 2
     inside = (shifted >= 0) & (shifted < width)
@@ -604,15 +615,11 @@ def _side_line(start: np.ndarray, end: np.ndarray, points: np.ndarray, reach: in
     count = binned.copy()
     count[:, 1:] += binned[:, :-1]
     count[:, :-1] += binned[:, 1:]
-    # The first turn with the most (ties: the first turn, then the first distance).
     peaks = count.max(axis=1)
-    turn, shift = 0.0, 0.0
-    if peaks.max() > 0:
-        k = int(peaks.argmax())
-        turn, shift = float(TURNS[k]), float(int(count[k].argmax()) - reach - 2)
-    c, s = math.cos(turn), math.sin(turn)
-    dx, dy = float(direction[0] * c - direction[1] * s), float(direction[0] * s + direction[1] * c)
-    return float(middle[0]) - shift * dy, float(middle[1]) + shift * dx, dx, dy
+    if peaks.max() == 0:
+        return 0.0, 0.0
+    k = int(peaks.argmax())
+    return float(TURNS[k]), float(int(count[k].argmax()) - reach - 2)
 
 
 def _snapped(f: FoundCard, gradients: tuple[np.ndarray, np.ndarray], min_side: float) -> FoundCard:

@@ -121,17 +121,16 @@ def test_light_evened_round_a_finger_is_each_average_worked_out_in_full() -> Non
     shows is blurred once for each scale and shared by the two averages at the larger: the
     detail is the same to the bit as with every average worked out in full."""
     def in_full(grey: np.ndarray, hidden: np.ndarray) -> np.ndarray:
-        g = grey.astype(np.float32)
-        soften = float(np.sqrt(max(SOFTEN ** 2 - own_blur(g, hidden) ** 2, SOFTEN_LEAST ** 2)))
         shown = (~hidden).astype(np.float32)
 
-        def average(x: np.ndarray, sigma: float) -> np.ndarray:
-            mean: np.ndarray = cv2.GaussianBlur(x * shown, (0, 0), sigma) / np.maximum(
-                cv2.GaussianBlur(shown, (0, 0), sigma), 1e-3)
-            return mean
-        g = average(g, soften)
-        centred = (g - average(g, LIGHT_SCALE)) * shown
-        spread = cv2.sqrt(average(centred * centred, LIGHT_SCALE))
+        def blur(x: np.ndarray, sigma: float) -> np.ndarray:
+            blurred: np.ndarray = cv2.GaussianBlur(x, (0, 0), sigma)
+            return blurred
+        own = own_blur(grey.astype(np.float32), hidden)
+        soften = float(np.sqrt(max(SOFTEN ** 2 - own ** 2, SOFTEN_LEAST ** 2)))
+        g = blur(grey.astype(np.float32) * shown, soften) / np.maximum(blur(shown, soften), 1e-3)
+        centred = (g - blur(g * shown, LIGHT_SCALE) / np.maximum(blur(shown, LIGHT_SCALE), 1e-3)) * shown
+        spread = cv2.sqrt(blur(centred * centred * shown, LIGHT_SCALE) / np.maximum(blur(shown, LIGHT_SCALE), 1e-3))
         floor = max(0.25 * float(np.sqrt(np.sum(centred * centred) / max(float(shown.sum()), 1.0))), 2.0)
         evened: np.ndarray = centred / (spread + floor)
         return evened

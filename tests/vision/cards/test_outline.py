@@ -8,8 +8,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.cards.find import (TURNS, FoundCard, _more_boxes, _channels, _corners_apart, _edges, _gradients,
-                               _side_line, _snap, _wider_outlines)
+from vision.cards.find import (TURNS, FoundCard, _best_turn, _more_boxes, _channels, _corners_apart, _edges, _gradients,
+                               _snap, _wider_outlines)
 
 
 def test_one_outline_numbered_from_another_corner_is_no_distance_from_itself() -> None:
@@ -94,16 +94,9 @@ def test_further_boxes_round_a_piece_are_apart_from_those_taken_and_include_the_
     assert all(np.abs(a - b).max() > 20 for i, a in enumerate(more) for b in more[:i])
 
 
-def _side_line_turn_by_turn(start: np.ndarray, end: np.ndarray, points: np.ndarray, reach: int = 10
-                            ) -> tuple[float, float, float, float]:
-    """:func:`_side_line` as it was written first, one turn after another."""
-    length = float(np.hypot(*(end - start)))
-    direction = (end - start) / length
-    normal = np.array([-direction[1], direction[0]], np.float32)
-    middle = (start + end) / 2
-    off, pos = ((points - middle) @ np.stack([normal, direction]).T).T
-    near = (np.abs(off) <= reach) & (np.abs(pos) <= length / 2)
-    off, pos = off[near], pos[near]
+
+def _best_turn_one_by_one(off: np.ndarray, pos: np.ndarray, reach: int) -> tuple[float, float]:
+    """:func:`_best_turn` as it was first written: one turn after another."""
     best, turn, shift = 0.0, 0.0, 0.0
     for angle in TURNS:
         shifted = np.rint(off * math.cos(angle) - pos * math.sin(angle)).astype(int) + reach + 2
@@ -112,23 +105,22 @@ def _side_line_turn_by_turn(start: np.ndarray, end: np.ndarray, points: np.ndarr
         top = int(count.argmax())
         if count[top] > best:
             best, turn, shift = float(count[top]), float(angle), float(top - reach - 2)
-    c, s = math.cos(turn), math.sin(turn)
-    dx, dy = float(direction[0] * c - direction[1] * s), float(direction[0] * s + direction[1] * c)
-    return float(middle[0]) - shift * dy, float(middle[1]) + shift * dx, dx, dy
+    return turn, shift
 
 
 def test_a_sides_line_sought_at_every_turn_at_once_is_the_one_sought_turn_by_turn() -> None:
-    """The line a side is found on among edge pixels, all turns counted at once, is the
-    same to the bit as counted turn after turn: for lines at every turn and shift, with
-    noise, ties between turns, and no edge pixel near the side."""
+    """The line a side is found on among edge pixels, every turn counted at once, is the
+    one counted turn after turn, to the bit: for lines at every turn and shift, with noise
+    (ties between turns), a lone pixel and none."""
     rng = np.random.default_rng(0)
-    start, end = np.array([40.0, 30.0], np.float32), np.array([44.0, 130.0], np.float32)
-    cases = [np.zeros((0, 2), np.float32), np.array([[41.0, 80.0]], np.float32)]
+    cases = [np.zeros((0, 2), np.float32), np.array([[1.0, 3.0]], np.float32)]
     for _ in range(60):
         angle, shift = rng.uniform(-0.2, 0.2), rng.uniform(-8, 8)
-        t = rng.uniform(30, 130, int(rng.integers(5, 200)))
-        line = np.stack([42 + shift + (t - 80) * math.tan(angle), t], axis=1)
-        noise = rng.uniform([20, 20], [70, 140], (int(rng.integers(0, 100)), 2))
-        cases.append(np.rint(np.concatenate([line, noise])).astype(np.float32))
+        t = rng.uniform(-50, 50, int(rng.integers(5, 200)))
+        line = np.stack([shift + t * math.tan(angle), t], axis=1)
+        noise = rng.uniform([-10, -50], [10, 50], (int(rng.integers(0, 100)), 2))
+        cases.append(np.concatenate([line, noise]).astype(np.float32))
     for points in cases:
-        assert _side_line(start, end, points) == _side_line_turn_by_turn(start, end, points)
+        near = np.abs(points[:, 0]) <= 10
+        off, pos = points[near, 0], points[near, 1]
+        assert _best_turn(off, pos, 10) == _best_turn_one_by_one(off, pos, 10)
