@@ -206,7 +206,13 @@ class Deck:
         sigs = np.stack([face.signature for face in self._faces])
         self._weights = _cell_weights(sigs, self._owner)
         # Both ways up: a card seen upside down has its cells in reverse order.
-        self._sigs = np.stack([sigs, sigs[:, ::-1]])  # ways x examples x cells x features
+        both = np.stack([sigs, sigs[:, ::-1]])  # ways x examples x cells x features
+        # Only the cells that count are compared (the rim's weigh nothing): a quarter
+        # less work for every outline named. Those left out are 0 in the weighted sum,
+        # as they were times their weight, so it is the same, term by term and in the
+        # same order, as over them all.
+        self._counted = np.flatnonzero(self._weights)
+        self._sigs = np.ascontiguousarray(both[:, :, self._counted])
 
     def _frame_examples(self) -> None:
         """Frame every example as its look-alikes are framed.
@@ -318,8 +324,9 @@ class Deck:
                    ) -> list[tuple[int, int, bool, float]]:
         """The cards closest to a signature: (name, example, turned, distance), closest
         first (leaving out the name ``besides``)."""
-        diff = self._sigs - sig[None, None]
-        cells = np.minimum(np.einsum("wecf,wecf->wec", diff, diff), CAP)
+        diff = self._sigs - sig[self._counted][None, None]
+        cells = np.zeros((*self._sigs.shape[:2], len(self._weights)), np.float32)
+        cells[:, :, self._counted] = np.minimum(np.einsum("wecf,wecf->wec", diff, diff), CAP)
         distance = cells @ self._weights  # ways x examples
         way, example = np.unravel_index(np.argsort(distance, axis=None), distance.shape)
         picks: list[tuple[int, int, bool, float]] = []

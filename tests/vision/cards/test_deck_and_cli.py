@@ -12,7 +12,8 @@ import pytest
 
 from vision.cards import synth
 from vision.cards.cli import main
-from vision.cards.deck import SIZE, Deck, DeckError, _Slots, _Source
+from vision.cards.deck import CAP, SIZE, Deck, DeckError, _Slots, _Source
+from vision.cards.face import Face
 from vision.cards.meaning import card_action
 from vision.cards.overlay import draw_cards
 from vision.cards.reading import read_cards
@@ -168,3 +169,24 @@ def test_a_mark_only_the_example_shows_counts_as_its_picture_in_a_layout_of_pict
     assert not slots.own_shown(seen, covered, weight)
     assert slots.pictured().own_shown(seen, covered, weight)
     assert not slots.pictured().own_shown(theirs, covered, weight)
+
+
+def test_signatures_compared_over_the_cells_that_count_give_the_distances_of_all_cells() -> None:
+    """The deck compares a signature only over the cells that count (the rim's weigh
+    nothing): every card's distance, both ways up, is the one the weighted sum over all
+    cells gives, to the bit, for cards of the deck and others, seen a little off."""
+    specs = synth.deck_specs(32, 2)
+    faces = {s.name: [Face.of(cv2.resize(synth.render(s), SIZE, interpolation=cv2.INTER_AREA))] for s in specs[:6]}
+    deck = Deck(faces)
+    sigs = np.stack([face.signature for name in deck.names for face in faces[name]])
+    both = np.stack([sigs, sigs[:, ::-1]])
+    rng = np.random.default_rng(0)
+    for spec in specs[:12]:
+        seen = Face.of(cv2.resize(synth.render(spec), SIZE, interpolation=cv2.INTER_AREA)).signature
+        seen = (seen + rng.normal(0, 0.1, seen.shape)).astype(np.float32)
+        diff = both - seen[None, None]
+        plain = np.minimum(np.einsum("wecf,wecf->wec", diff, diff), CAP) @ deck._weights
+        shortlist = deck._shortlist(seen, len(deck.names), float("inf"))
+        assert len(shortlist) == len(deck.names)
+        for _, example, turned, distance in shortlist:
+            assert distance == float(plain[int(turned), example]), spec.name

@@ -8,7 +8,8 @@ import numpy as np
 from vision.cards import synth
 from vision.cards.compare import LinedUp, compare
 from vision.cards.deck import CONTRADICTION, FIT
-from vision.cards.face import BINS, CLIPPED, PAPER_CLIPPED, SIZE, Face, signature
+from vision.cards.face import (BINS, CLIPPED, LIGHT_SCALE, PAPER_CLIPPED, SIZE, SOFTEN, SOFTEN_LEAST, WASHED_OUT, Face,
+                               even_light, glare, own_blur, signature)
 
 
 def _squared_difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -93,6 +94,59 @@ def test_a_card_over_exposed_all_over_has_no_glare_spot() -> None:
         card = cv2.resize(synth.render(spec), SIZE, interpolation=cv2.INTER_AREA)
         bright = np.clip(card * 1.15, 0, 255).astype(np.uint8)
         assert not Face.of(bright).spot.any(), spec.name
+
+
+def test_a_face_with_nothing_near_white_has_the_glare_blurring_would_find() -> None:
+    """A face whose lightest pixel is under the washed-out level (less a level) is given
+    no glare without being blurred: the same mask as blurring it finds, for faces whose
+    lightest pixel lies at every level round the limit, and a flat one at the quickest
+    way's last level. That one is the worst case: the blur's weights are all positive, so
+    no picture whose pixels are all as dark or darker blurs lighter anywhere."""
+    def blurred(grey: np.ndarray) -> np.ndarray:
+        soft = cv2.GaussianBlur(grey, (0, 0), 1.5)
+        mask: np.ndarray = cv2.dilate((soft >= WASHED_OUT).astype(np.uint8), np.ones((5, 5), np.uint8))
+        return mask
+    greys = [np.full(SIZE[::-1], WASHED_OUT - 2, np.uint8)]
+    for spec in synth.deck_specs(32, 7)[::8]:
+        grey = cv2.cvtColor(cv2.resize(synth.render(spec), SIZE, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        for top in range(WASHED_OUT - 6, WASHED_OUT + 3):
+            greys.append(np.clip(grey.astype(np.float32) * top / float(grey.max()), 0, top).astype(np.uint8))
+    assert any(int(g.max()) < WASHED_OUT - 1 for g in greys) and any(blurred(g).any() for g in greys)
+    for grey in greys:
+        assert np.array_equal(glare(grey), blurred(grey)), int(grey.max())
+
+
+def test_light_evened_round_a_finger_is_each_average_worked_out_in_full() -> None:
+    """Evening the light round what covers a card, the share of each neighbourhood that
+    shows is blurred once for each scale and shared by the two averages at the larger: the
+    detail is the same to the bit as with every average worked out in full."""
+    def in_full(grey: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+        shown = (~hidden).astype(np.float32)
+
+        def blur(x: np.ndarray, sigma: float) -> np.ndarray:
+            blurred: np.ndarray = cv2.GaussianBlur(x, (0, 0), sigma)
+            return blurred
+        own = own_blur(grey.astype(np.float32), hidden)
+        soften = float(np.sqrt(max(SOFTEN ** 2 - own ** 2, SOFTEN_LEAST ** 2)))
+        g = blur(grey.astype(np.float32) * shown, soften) / np.maximum(blur(shown, soften), 1e-3)
+        centred = (g - blur(g * shown, LIGHT_SCALE) / np.maximum(blur(shown, LIGHT_SCALE), 1e-3)) * shown
+        spread = cv2.sqrt(blur(centred * centred * shown, LIGHT_SCALE) / np.maximum(blur(shown, LIGHT_SCALE), 1e-3))
+        floor = max(0.25 * float(np.sqrt(np.sum(centred * centred) / max(float(shown.sum()), 1.0))), 2.0)
+        evened: np.ndarray = centred / (spread + floor)
+        return evened
+    finger = cv2.ellipse(np.zeros(SIZE[::-1], np.uint8), (90, 70), (25, 12), 20, 0, 360, 1, -1) > 0
+    # Under IPP a face's own blur (cv2.magnitude) has a last bit that depends on where its
+    # input lies in memory: to the bit, only without it.
+    ipp = cv2.ipp.useIPP()
+    cv2.ipp.setUseIPP(False)
+    try:
+        for spec in synth.deck_specs(32, 3)[::8]:
+            card = cv2.resize(synth.render(spec), SIZE, interpolation=cv2.INTER_AREA)
+            for blur in (0.0, 1.5):
+                grey = cv2.cvtColor(cv2.GaussianBlur(card, (0, 0), blur) if blur else card, cv2.COLOR_BGR2GRAY)
+                assert np.array_equal(even_light(grey, finger), in_full(grey, finger)), spec.name
+    finally:
+        cv2.ipp.setUseIPP(ipp)
 
 
 def test_a_fingers_shadow_beside_its_covering_is_no_contradiction() -> None:

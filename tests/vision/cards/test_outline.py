@@ -3,11 +3,13 @@ gradient an edge is followed by, and a card's side found again beyond a finger's
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
-from vision.cards.find import (FoundCard, _more_boxes, _channels, _corners_apart, _edges, _gradients, _snap,
-                               _wider_outlines)
+from vision.cards.find import (TURNS, FoundCard, _best_turn, _more_boxes, _channels, _corners_apart, _edges, _gradients,
+                               _snap, _wider_outlines)
 
 
 def test_one_outline_numbered_from_another_corner_is_no_distance_from_itself() -> None:
@@ -90,3 +92,35 @@ def test_further_boxes_round_a_piece_are_apart_from_those_taken_and_include_the_
     more = _more_boxes(boxes, strength, near_edges, 20.0, [])
     assert len(more) == 3 and any(box is card for box in more)
     assert all(np.abs(a - b).max() > 20 for i, a in enumerate(more) for b in more[:i])
+
+
+
+def _best_turn_one_by_one(off: np.ndarray, pos: np.ndarray, reach: int) -> tuple[float, float]:
+    """:func:`_best_turn` as it was first written: one turn after another."""
+    best, turn, shift = 0.0, 0.0, 0.0
+    for angle in TURNS:
+        shifted = np.rint(off * math.cos(angle) - pos * math.sin(angle)).astype(int) + reach + 2
+        inside = (shifted >= 0) & (shifted <= 2 * reach + 4)
+        count = np.convolve(np.bincount(shifted[inside], minlength=2 * reach + 5), np.ones(3), "same")
+        top = int(count.argmax())
+        if count[top] > best:
+            best, turn, shift = float(count[top]), float(angle), float(top - reach - 2)
+    return turn, shift
+
+
+def test_a_sides_line_sought_at_every_turn_at_once_is_the_one_sought_turn_by_turn() -> None:
+    """The line a side is found on among edge pixels, every turn counted at once, is the
+    one counted turn after turn, to the bit: for lines at every turn and shift, with noise
+    (ties between turns), a lone pixel and none."""
+    rng = np.random.default_rng(0)
+    cases = [np.zeros((0, 2), np.float32), np.array([[1.0, 3.0]], np.float32)]
+    for _ in range(60):
+        angle, shift = rng.uniform(-0.2, 0.2), rng.uniform(-8, 8)
+        t = rng.uniform(-50, 50, int(rng.integers(5, 200)))
+        line = np.stack([shift + t * math.tan(angle), t], axis=1)
+        noise = rng.uniform([-10, -50], [10, 50], (int(rng.integers(0, 100)), 2))
+        cases.append(np.concatenate([line, noise]).astype(np.float32))
+    for points in cases:
+        near = np.abs(points[:, 0]) <= 10
+        off, pos = points[near, 0], points[near, 1]
+        assert _best_turn(off, pos, 10) == _best_turn_one_by_one(off, pos, 10)
