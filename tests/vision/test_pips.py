@@ -236,6 +236,53 @@ def test_a_camera_at_the_top_is_told_by_side_faces_above_and_lone_dice_agreeing(
     assert _drop_side_faces([top, above], 1, near=side) == ([top] if near == (0.0, -1.0) else [above])
 
 
+_GRID = np.array([[10.4, 0.0, 0.0], [0.0, 10.4, 0.0]])  # a face's grid: pips 0.26 of a 40 px face apart
+
+
+def _shown_faces(pairs: list[tuple[float, float]]) -> tuple[dict[int, list[_Face]], View]:
+    """A view of dice alone in their blobs (60 pixels a side, 100 pixels apart along the
+    picture's width), each showing a 4 and a face of three pips, flatter (roundness 0.85
+    and 0.6), one die's side above it: ``pairs`` gives, per die, where that face lies from
+    the 4 (x, y in die sides)."""
+    body = np.zeros((200, 120 + 100 * len(pairs)), np.uint8)
+    faces, boxes = {}, []
+    for k, (dx, dy) in enumerate(pairs):
+        x = 60 + 100 * k
+        body[70:130, x:x + 60] = k + 1
+        boxes.append((x, 70, 60, 60))
+        faces[k + 1] = [dataclasses.replace(_read(n, centre, flat, short), blob=k + 1, grid=_GRID)
+                        for n, centre, flat, short in ((4, (x + 30.0, 100.0), 0.85, 2.9),
+                                                       (3, (x + 30.0 + 30 * dx, 100.0 + 30 * dy), 0.6, 1.8))]
+    view = View(np.zeros((*body.shape, 3), np.uint8), body, boxes, [1] * len(pairs), 46.0, 1.0)
+    return faces, view
+
+
+@pytest.mark.parametrize(("pairs", "near"), [([(0.0, -1.0), (0.1, -1.0)], (0.0, -1.0)),
+                                             ([(0.0, -1.0), (-1.0, 0.8)], (0.0, 1.0))])
+def test_with_no_lone_die_side_faces_plainly_flatter_all_above_say_the_camera_is_at_the_top(
+        pairs: list[tuple[float, float]], near: tuple[float, float]) -> None:
+    """Every die showing a side face (no die alone in its blob read as one face, to ask
+    where the camera is): faces plainly flatter than a face beside them, above it on every
+    die, say the camera is at the top. One such face below and to the left, another above,
+    say nothing (two dice one behind the other in one blob look like a face above a face,
+    seed 9648), and the camera is taken to be at the bottom."""
+    faces, view = _shown_faces(pairs)
+    assert tuple(_near_side(faces, view)) == near
+
+
+@pytest.mark.parametrize(("pips", "near"), [(2, (0.0, -1.0)), (1, (0.0, 1.0))])
+def test_a_face_squashed_above_its_top_face_is_enough_when_lone_dice_agree(
+        pips: int, near: tuple[float, float]) -> None:
+    """A camera at the top, a lone die's face below its blob's centre: a face above a 4,
+    flatter by 0.15 (squashed as side faces are, not plainly: a front face seen at about
+    45°, `two_25` turned 180°), agrees, and the camera is taken to be at the top. The
+    same squash measured on one pip, a 1's, is too rough to say so."""
+    faces, view = _two_dice(165.0)
+    top, _ = faces[1]
+    faces[1] = [top, dataclasses.replace(_read(pips, (100.0, 34.0), 0.7, 2.0), grid=_GRID)]
+    assert tuple(_near_side(faces, view)) == near
+
+
 def test_a_faint_seam_between_pips_counts_against_their_face() -> None:
     """Of two pairs of pips alike in every other way, the one with a faint dip between
     them (the rounded edges of two dice touching, too faint to part them) is the less

@@ -57,6 +57,10 @@ _EYE = np.eye(2)  # (made once: np.eye costs more than the 2×2 sums it goes int
 # bottom (x right, y down), the far side of the table up.
 _NEAR: Floats = SIDES[2]  # (down)
 _PLAINLY = 0.2  # roundness: a face's pips this much flatter than its neighbour's (_near_side)
+# Roundness: a face's pips this much flatter than its neighbour's are squashed another way,
+# so one of the two may be a side face (_side_face). Measured on one pip, a lone pip's
+# face, it is rough: such a face must be plainly flatter to say where the camera is.
+_SQUASHED = 0.1
 
 
 @dataclass(frozen=True)
@@ -1277,7 +1281,7 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     dx, dy = _turned(np.subtract(b.read.centre, a.read.centre), near)
     dist = math.hypot(dx, dy)
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
-    squashed = rounder.flat - flatter.flat > 0.1
+    squashed = rounder.flat - flatter.flat > _SQUASHED
     apart = dist / size
     if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
         return None
@@ -1330,32 +1334,50 @@ def _turned_cov(cov: Floats, near: Floats) -> Floats:
 
 def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
     """The side of the picture the camera looks from, when the faces read in the blobs of
-    ``view`` (before side faces are dropped) say it plainly in two ways, else the
-    picture's bottom (where a camera at the table's near side puts it).
+    ``view`` (before side faces are dropped) say it plainly in two ways, or, with no lone
+    die to ask, plainly in one; else the picture's bottom (where a camera at the table's
+    near side puts it).
 
     A die shows its top face and the faces towards the camera, and below 45° of tilt (most
-    views of a table) a side face is plainly flatter than its top face, its pips no wider:
-    in a blob of one die, such a pair says the camera is on the flatter face's side. But
-    two dice one behind the other look alike, so that alone is no proof (8 of 1,600
-    rendered frames, all taken from below, seemed to show a side face above or beside its
-    top face). So the lone dice must agree: a blob of one die read as one face is that
-    top face and the faces it shows the camera, its face off the blob's centre away from
-    the camera (:func:`~vision.dice.find.pointed_side`). Only when both point away
-    from the bottom, to one side, is that side taken (docs/vision-log.md, s23-dice-turned)."""
-    pairs = np.zeros(2)
+    views of a table) a side face is flatter than its top face, its pips no wider: in a
+    blob of one die, such a pair says the camera is on the flatter face's side. But two
+    dice one behind the other look alike, so that alone is no proof (8 of 1,600 rendered
+    frames, all taken from below, seemed to show a side face above or beside its top
+    face). So the lone dice must agree: a blob of one die read as one face is that top
+    face and the faces it shows the camera, its face off the blob's centre away from the
+    camera (:func:`~vision.dice.find.pointed_side`). Only when both point away from the
+    bottom, to one side, is that side taken; the pairs then need only be squashed as
+    :func:`_side_face` weighs them (the lone dice are the proof), a lone pip's face plainly
+    (its squash measured on one pip). A frame with no lone die, every die showing a side
+    face, has only its pairs to ask: each must be plainly flatter (two dice one behind the
+    other are seldom so), and all point to one side (docs/vision-log.md, s23-dice-turned
+    and s24-dice-turned)."""
+    pairs, plain = np.zeros(2), np.zeros(2)
+    sides: set[int] = set()  # the sides the plain pairs point to, one by one
     for blob, found in faces.items():
         if view.counts[blob - 1] == 1:
             for _, i, j, _ in _close_pairs(found):
                 flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
-                if rounder.flat - flatter.flat >= _PLAINLY and flatter.short <= rounder.short:
-                    step = np.subtract(flatter.read.centre, rounder.read.centre)
-                    pairs += step / max(float(np.hypot(*step)), 1e-9)
+                flatness = rounder.flat - flatter.flat
+                least = _PLAINLY if len(flatter.pips) == 1 else _SQUASHED
+                if flatter.short > rounder.short or flatness < least:
+                    continue
+                step = np.subtract(flatter.read.centre, rounder.read.centre)
+                step = step / max(float(np.hypot(*step)), 1e-9)
+                pairs += step
+                if flatness >= _PLAINLY:
+                    plain += step
+                    sides.add(int(np.argmax(SIDES @ step)))
+    if float(pairs @ _NEAR) >= 0 and float(plain @ _NEAR) >= 0:
+        return _NEAR  # (nothing points away from the bottom: the lone dice are not worked out)
+    lone = [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
+    if not lone:
+        return SIDES[sides.pop()] if len(sides) == 1 and float(plain @ _NEAR) < 0 else _NEAR
     if float(pairs @ _NEAR) >= 0:
         return _NEAR
     near: Floats = SIDES[int(np.argmax(SIDES @ pairs))]
     centres = label_centres(view.body, len(view.boxes) + 1)
-    far = pointed_side([np.subtract(found[0].read.centre, centres[blob]) for blob, found in faces.items()
-                        if view.counts[blob - 1] == 1 and len(found) == 1], view.side)
+    far = pointed_side([np.subtract(faces[blob][0].read.centre, centres[blob]) for blob in lone], view.side)
     return near if far is not None and np.array_equal(SIDES[far], -near) else _NEAR
 
 
