@@ -5,8 +5,8 @@ Where something lies across a card, the finder does not see the card's edge
 of it. So the thing is looked for from just outside the card, where it can be
 nothing of the card's own print:
 
-* **another card** found in the frame over that stretch of edge lies on this one
-  (the card on top shows its whole edge, the one below does not);
+* **another card** found in the frame over that stretch of edge, and just inside it,
+  lies on this one (the card on top shows its whole edge, the one below does not);
 * anything else (a finger, a hand, a die) is the colour seen just outside that
   stretch, followed into the card as long as it keeps that colour and is nearer to
   it than to the colour of the card's own rim (its border, seen along the rest of
@@ -71,6 +71,13 @@ RIM_ZONE = 8
 """How far from a stretch of hidden edge (face pixels, a card's border and more) the
 thing lying over it is followed where the card's rim has its colour too."""
 
+ON_TOP = 4
+"""Face pixels inside the middle of a stretch of hidden edge where another card found
+must lie to be lying over this one: a card on top covers this one's rim, where an
+outline of a card beside, run along a finger to this card's edge, only touches it
+(seed 41 f67: its corner under a face pixel from the stretch's middle). Half the rim's
+zone, so a card on top over a corner, shallow at the stretch's middle, is still taken."""
+
 BESIDE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 """What lies on a card shades and blurs just beside it too: four face pixels round."""
 
@@ -91,7 +98,7 @@ def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = 
     cover = np.zeros((h, w), np.uint8)
     rest = []
     for side, start, end in stretches:
-        mid = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1))
+        mid = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1)) + ON_TOP * _INWARD[side]
         on_top = [o for o in others if o is not found and _inside_of(o, _to_frame(to_face, mid))]
         if on_top:
             for o in on_top:
@@ -254,6 +261,9 @@ def _stretches(hidden: np.ndarray) -> list[tuple[int, int, int]]:
                 out.append((side, a, b))
     return out
 
+
+_INWARD = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]], np.float32)
+"""Each side's inward direction on the upright face (sides clockwise from the top)."""
 
 _T = (0.06 + 0.88 * np.arange(SAMPLES) / (SAMPLES - 1)).astype(np.float32)
 """Where along its side each of the finder's samples lies."""

@@ -86,3 +86,27 @@ def test_a_glare_spot_on_a_coloured_table_is_not_followed_into_the_paper() -> No
     seen[0, 11:21] = False  # where the spot washes the card's edge out
     lying = covering(np.clip(frame, 0, 255).astype(np.uint8), FoundCard(corners, 0.95, seen))
     assert lying is None or np.nonzero(lying)[0].max() < 2 * RIM_ZONE
+
+
+def test_a_card_beside_whose_outline_only_touches_the_edge_does_not_lie_over_it() -> None:
+    """A finger across a card's top side, from a card beside whose outline was run along
+    the finger to this card's edge (seed 41 f67): that outline only touches the edge at
+    the stretch the finger hides, so the finger is followed, not the other card's outline
+    (which covers nothing of this card). A card found lying over the edge still covers."""
+    frame = np.full((400, 360, 3), 70, np.uint8)
+    frame[40:312, 50:242] = 235
+    frame[46:306, 56:236] = 40
+    frame[50:302, 60:232] = 235
+    frame[:120, 126:166] = (120, 150, 210)  # a finger, skin-coloured, over the top side
+    corners = np.array([[50, 40], [241, 40], [241, 311], [50, 311]], np.float32)
+    seen = np.ones((4, SAMPLES), bool)
+    seen[0, 12:20] = False
+    found = FoundCard(corners, 0.95, seen)
+    beside = FoundCard(np.array([[140, 42], [140, 0], [340, 0], [340, 42]], np.float32), 0.9)
+    lying = covering(frame, found, [beside])
+    assert lying is not None
+    cols = np.nonzero(lying)[1]
+    assert cols.min() > 0.3 * lying.shape[1] and cols.max() < 0.7 * lying.shape[1]
+    over = FoundCard(np.array([[140, 0], [340, 0], [340, 100], [140, 100]], np.float32), 0.9)
+    lying = covering(frame, found, [over])
+    assert lying is not None and lying[:, -1].any()  # the card over it, to its right side
