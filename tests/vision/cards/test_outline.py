@@ -94,7 +94,6 @@ def test_further_boxes_round_a_piece_are_apart_from_those_taken_and_include_the_
     assert all(np.abs(a - b).max() > 20 for i, a in enumerate(more) for b in more[:i])
 
 
-
 def _best_turn_one_by_one(off: np.ndarray, pos: np.ndarray, reach: int) -> tuple[float, float]:
     """:func:`_best_turn` as it was first written: one turn after another."""
     best, turn, shift = 0.0, 0.0, 0.0
