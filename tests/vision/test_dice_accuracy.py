@@ -456,6 +456,17 @@ def test_a_blurred_large_lone_pip_is_a_1(seed: int, die: int) -> None:
     assert _faces_read_on(None, scene, die) == ["1"]
 
 
+@pytest.mark.parametrize(("seed", "die"), [(10383, 0), (10682, 0), (10884, 0)])
+def test_a_far_1_beside_a_die_touching_it_is_read(seed: int, die: int) -> None:
+    """640×480: 1s near the frame's top (far from the camera), each touching a die beside
+    it (a 6, a 2, a 5) one face apart. Weighed by the frame's die size, larger than these
+    far dice, the two lay under 0.75 of a face apart, and the 1 was dropped as the other's
+    side face; the face beside it measures their size."""
+    scene = render_scene(seed, width=640, height=480)
+    assert scene.dice[die].face == "1"
+    assert _faces_read_on(None, scene, die) == ["1"]
+
+
 def test_a_cluster_whose_only_faces_read_are_1s_is_read_at_its_pips_size() -> None:
     """640×480: six blue dice touching in one blob, taken for one die (112 px for dice
     some 40 px). Only two 1s were read, their sides (from their pips' size) just over half

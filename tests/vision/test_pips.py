@@ -191,6 +191,21 @@ def test_a_flatter_face_beside_another_is_a_side_face_only_if_squashed_across(
     assert _side_face(rounder, flatter, 2, 46.0) is (flatter if dropped else None)
 
 
+@pytest.mark.parametrize(("confidence", "short", "dropped"), [(1.0, 1.7, False), (0.4, 1.7, True),
+                                                              (1.0, 1.3, True)])
+def test_a_sure_1_beside_a_smaller_face_is_weighed_by_that_faces_size(
+        confidence: float, short: float, dropped: bool) -> None:
+    """A far 1 touching a 6 beside it (a frame in perspective: the frame's faces are 38
+    pixels, these two 28, as the 6's grid measures). One face apart, they lay under 0.75
+    of the frame's size apart, and the 1 was dropped as the 6's side face. Weighed by the
+    6's own size, they are two dice. A side face's pip read doubtfully, or smaller than
+    the 6's pips (a 1's pip is no smaller than a die's others), is dropped still."""
+    six = dataclasses.replace(_read(6, (130.0, 60.0), 0.78, 2.0),
+                              grid=np.array([[0.26 * 28.0, 0.0, 130.0], [0.0, 0.2 * 28.0, 60.0]]))
+    one = _read(1, (103.0, 62.0), 0.70, short, confidence=confidence)
+    assert _side_face(six, one, 1, 46.0 / 1.2) is (one if dropped else None)
+
+
 @pytest.mark.parametrize("fronted", [True, False])
 def test_a_face_with_its_own_front_face_below_is_no_side_face(fronted: bool) -> None:
     """Two white dice one behind the other, both showing 1s (a 32-dice frame, seed 4014):

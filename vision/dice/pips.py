@@ -1316,7 +1316,33 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     weaker = min((a, b), key=lambda f: (len(f.pips), f.read.confidence, f.flat))
     if count == 1 and len(a.pips) == len(b.pips) == 1 and not _alike_pairs(a.squash, b.squash):
         return weaker
-    return weaker if apart < 0.75 else None
+    return weaker if dist / _beside_size(weaker, b if weaker is a else a, size) < 0.75 else None
+
+
+_NO_SMALLER = 0.9  # a 1's pip's long axis over a face's beside it: as large, within blur (_beside_size)
+
+
+def _beside_size(weaker: _Face, other: _Face, size: float) -> float:
+    """The face side that says how far apart two faces side by side are, the ``weaker``
+    one a side face if under 0.75 of it: ``size`` (the larger one's), but for a sure 1
+    beside a face of more pips, that face's, measured on its grid.
+
+    A lone pip's face is the die's as found for the whole frame (:func:`_face_size`), no
+    measure of its own die: in a frame seen in perspective the far dice are smaller, their
+    faces measured on their grids 0.7-0.9 of it. A far 1 touching a die beside it (their
+    faces one face apart) measured under 0.75 of the frame's size apart, and was dropped
+    as the other's side face; the face beside it, as far from the camera, measures both.
+    Only a sure 1 whose pip is no smaller than the other face's pips (a 1's pip is as
+    large as its die's others or larger, and a die beside it, as far from the camera,
+    shows pips as large): a side face's pip read doubtfully beside its top face, or
+    smaller than its pips (a 6's beside a 2, a webcam photo turned), is kept apart so.
+    One face above or below the other is left to the frame's size: a die's front face
+    read as a 1 lies as far below its top face as a 1 below a die behind it
+    (docs/vision-log.md, s25-dice-ones)."""
+    if (len(weaker.pips) == 1 < len(other.pips) and weaker.read.confidence >= _SURE_1
+            and weaker.long >= _NO_SMALLER * other.long):
+        return min(size, _face_size(other))
+    return size
 
 
 def _turned(v: Floats, near: Floats) -> tuple[float, float]:
