@@ -467,6 +467,30 @@ def test_a_far_1_beside_a_die_touching_it_is_read(seed: int, die: int) -> None:
     assert _faces_read_on(None, scene, die) == ["1"]
 
 
+@pytest.mark.parametrize("seed", [10902, 9518, 11284, 10318])
+def test_a_front_face_where_its_die_ends_is_no_die(seed: int) -> None:
+    """640×480: a die's face towards the camera, read as a die of its own beside its top
+    face, read right (10902, 9518, 11284: front faces tilted 29-30°, their blurred pips as
+    round as the top face's, so the two faces were taken for two dice one behind the
+    other; 10318: a red die's left face at the frame's edge, seen less edge on there).
+    Nothing of a die shows below such a face, and it lies no further below the top face
+    than a front face does: it is the die's own side face."""
+    scene = render_scene(seed, width=640, height=480)
+    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    assert (result.correct, result.detections) == (result.truths, result.truths)
+
+
+@pytest.mark.parametrize("seed", [10157, 11137])
+def test_a_die_in_front_seen_from_above_is_read(seed: int) -> None:
+    """640×480, seen from nearly above (0-5° of tilt): two dice one behind the other. The
+    die in front shows no front face, so its blob ends within half a die below its top
+    face as a front face's does, but it lies a whole side below the die behind, further
+    than any front face: it is a die."""
+    scene = render_scene(seed, width=640, height=480)
+    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    assert (result.correct, result.detections) == (result.truths, result.truths)
+
+
 def test_a_cluster_whose_only_faces_read_are_1s_is_read_at_its_pips_size() -> None:
     """640×480: six blue dice touching in one blob, taken for one die (112 px for dice
     some 40 px). Only two 1s were read, their sides (from their pips' size) just over half

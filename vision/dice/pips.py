@@ -32,7 +32,7 @@ pixels, so the same reader works on any camera and at any distance.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
@@ -966,6 +966,7 @@ class _Face:
     short: float  # its pips' short semi-axis (of their mean shape), pixels
     die: float  # its die's expected side, pixels (as its pips were found for)
     squash: Floats  # its pips' mean shape (second moments, 2×2) scaled to determinant 1
+    ends: bool = False  # its die ends just below it, towards the camera (:func:`_ends_below`)
 
     @property
     def long(self) -> float:
@@ -1274,7 +1275,9 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     pips squashed two ways (unlike in shape) in a blob of one die are its top face's and a
     side face's (two dice side by side on a table are seen squashed alike); the side
     face's shows less clearly. (Faces of more pips are left to the rules above: in a photo
-    turned from the camera's view, a 1 beside a 3 on one die was its top face.) "Below" and
+    turned from the camera's view, a 1 beside a 3 on one die was its top face.) A lower
+    face with nothing of a die below it (``ends``), no further below than a front face
+    lies, is a side face however round the two measure. "Below" and
     "across" are along ``near``, the side of the picture the camera is at
     (:func:`_near_side`): the picture's bottom unless its faces say otherwise.
     """
@@ -1283,10 +1286,17 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     flatter, rounder = (a, b) if a.flat < b.flat else (b, a)
     squashed = rounder.flat - flatter.flat > _SQUASHED
     apart = dist / size
+    lower, upper = (b, a) if dy > 0 else (a, b)
+    above = abs(dy) >= 0.6 * dist  # (one above the other, else side by side)
+    if above and lower.ends and _apart(a, b) < _FRONT_APART:
+        # Nothing of a die below the lower face, and no further below than a front face
+        # lies: it is the face towards the camera, not a die in front (whose own front face
+        # would show below it), however round both measure (a front face's small pips,
+        # blurred, measure round, and a side face's at the frame's edge, seen less edge on).
+        return lower
     if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
         return None
-    if abs(dy) >= 0.6 * dist:
-        lower, upper = (b, a) if dy > 0 else (a, b)
+    if above:
         if (squashed and lower is rounder and lower.short >= upper.short
                 and (a.flat ** 2 + b.flat ** 2 >= 1.25
                      or (abs(dx) > 0.3 * dist and lower.long >= upper.long))):
@@ -1463,6 +1473,31 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
     return [f for k, f in enumerate(faces) if k not in dropped]
 
 
+_ENDS = 0.55  # of a die: how far below a front face its die ends (faces.py's _front_face)
+# Of a face side: a front face lies at most 0.71 below its top face, half the two faces'
+# heights (0.5 · (sin + cos) of the camera's angle); a die behind another lies its depth
+# foreshortened apart, a whole side seen from above, where the die in front's top face
+# ends within half a die too (measured: front faces 0.69-0.92 apart, dice one behind the
+# other seen from 0-12° of tilt 0.97-1.57).
+_FRONT_APART = 0.9
+
+
+def _ends_below(centres: Floats, view: View, near: Floats) -> Bools:
+    """Whether the die of the face at each of ``centres`` (F×2) ends within a little over
+    half a die of it towards the camera (``near``): then no face of a die shows below it,
+    and it is the face towards the camera (a top face has its own front face below it, or
+    the die in front of it; a blurred die's blob reaches a little past its edge). The
+    frame's edge is no end. (All faces at once: a frame has many.)"""
+    reach = _ENDS * view.side
+    steps = np.linspace(0.0, reach, max(2, int(reach) + 1))
+    xs = np.round(centres[:, :1] + steps * near[0]).astype(int)
+    ys = np.round(centres[:, 1:] + steps * near[1]).astype(int)
+    h, w = view.body.shape
+    inside = np.cumprod((xs >= 0) & (xs < w) & (ys >= 0) & (ys < h), 1).astype(bool)  # (up to the edge)
+    out: Bools = (inside & (view.body[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)] == 0)).any(1)
+    return out
+
+
 def _kmeans(points: Floats, most: int) -> list[list[int]]:
     """Labels of ``points`` in 2, 3 ... ``most`` clusters: farthest-point start, a few
     Lloyd steps. (Each start takes the one before and a point more: the distances between
@@ -1600,6 +1635,11 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
             if all(_apart(face, k) > 0.4 for k in unique):
                 unique.append(face)
     near = _near_side(uniques, view)
+    every = [face for unique in uniques.values() for face in unique]
+    if every:
+        ends = iter(_ends_below(np.array([face.read.centre for face in every]), view, near).tolist())
+        uniques = {blob: [replace(face, ends=next(ends)) for face in unique]
+                   for blob, unique in uniques.items()}
     tops: list[_Face] = []
     for blob, unique in uniques.items():
         tops.extend(_drop_side_faces(unique, view.counts[blob - 1], near=near))
