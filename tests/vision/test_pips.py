@@ -298,6 +298,58 @@ def test_a_face_squashed_above_its_top_face_is_enough_when_lone_dice_agree(
     assert tuple(_near_side(faces, view)) == near
 
 
+def _die_and_lone_die(step: tuple[float, float], lone_dx: float, lone_dy: float,
+                      count: int = 1) -> tuple[dict[int, list[_Face]], View]:
+    """A view of two blobs (rows 20-80 and 120-180 of columns 60-140 and 160-240): the
+    first, of ``count`` dice, shows a 4 and a face of three pips plainly flatter (roundness
+    0.85 and 0.6) ``step`` pixels from it; the second a lone die's face ``lone_dx``,
+    ``lone_dy`` pixels off its blob's centre."""
+    body = np.zeros((200, 300), np.uint8)
+    body[20:80, 60:140] = 1
+    body[120:180, 160:240] = 2
+    top = dataclasses.replace(_read(4, (100.0, 50.0), 0.85, 2.9), grid=_GRID)
+    side = dataclasses.replace(_read(3, (100.0 + step[0], 50.0 + step[1]), 0.6, 1.8), grid=_GRID)
+    lone = dataclasses.replace(_read(5, (199.5 + lone_dx, 149.5 + lone_dy), 0.85, 2.9), blob=2)
+    view = View(np.zeros((200, 300, 3), np.uint8), body, [(60, 20, 80, 60), (160, 120, 80, 60)],
+                [count, 1], 46.0, 1.0)
+    return {1: [top, side], 2: [lone]}, view
+
+
+@pytest.mark.parametrize(("step", "lone_dx", "near"), [((-28.0, 6.0), 25.0, (-1.0, 0.0)),
+                                                       ((25.0, 13.0), -25.0, (0.0, 1.0))])
+def test_a_side_face_pulled_nearly_sideways_and_lone_dice_agreeing_say_the_camera_is_there(
+        step: tuple[float, float], lone_dx: float, near: tuple[float, float]) -> None:
+    """A camera at the left of the picture sees a die's front face left of its top face,
+    and its dice tilted a little, somewhat down; a lone die's face lies right of its blob's
+    centre: the camera is at the left. A face 27° below the right of its top face is as
+    much the bottom's (a turned die's right face seen from the bottom, seed 1057): the
+    camera is taken to be at the bottom, though the lone die's face lies left."""
+    faces, view = _die_and_lone_die(step, lone_dx, 0.0)
+    assert tuple(_near_side(faces, view)) == near
+
+
+@pytest.mark.parametrize(("lone_dy", "near"), [(15.0, (0.0, -1.0)), (-15.0, (0.0, 1.0))])
+def test_side_faces_in_a_blob_of_two_dice_may_agree_with_lone_dice(
+        lone_dy: float, near: tuple[float, float]) -> None:
+    """A face plainly flatter above a 4 in a blob of two dice, and a lone die's face below
+    its blob's centre: both say the camera is at the top, though no lone die shows a side
+    face. The lone die's face above its centre: two dice one behind the other look like a
+    face above a face, and the camera is taken to be at the bottom."""
+    faces, view = _die_and_lone_die((0.0, -28.0), 0.0, lone_dy, count=2)
+    assert tuple(_near_side(faces, view)) == near
+
+
+@pytest.mark.parametrize(("lone_dy", "near"), [(15.0, (0.0, -1.0)), (-15.0, (0.0, 1.0))])
+def test_lone_dice_pulled_aslant_agree_if_they_lie_beyond_their_centres_from_the_camera(
+        lone_dy: float, near: tuple[float, float]) -> None:
+    """A face plainly flatter above a 4 on a die alone in its blob; a lone die's face off
+    its blob's centre as far to the right as down, naming no side clearly: it still lies
+    below its centre, away from a camera at the top, and agrees. As far up as to the
+    right, it lies towards the top: the camera is taken to be at the bottom."""
+    faces, view = _die_and_lone_die((0.0, -28.0), 15.0, lone_dy)
+    assert tuple(_near_side(faces, view)) == near
+
+
 def test_a_faint_seam_between_pips_counts_against_their_face() -> None:
     """Of two pairs of pips alike in every other way, the one with a faint dip between
     them (the rounded edges of two dice touching, too faint to part them) is the less

@@ -61,6 +61,18 @@ _PLAINLY = 0.2  # roundness: a face's pips this much flatter than its neighbour'
 # so one of the two may be a side face (_side_face). Measured on one pip, a lone pip's
 # face, it is rough: such a face must be plainly flatter to say where the camera is.
 _SQUASHED = 0.1
+# Of a frame's side faces' pull (their steps from their top faces, summed): the most of it
+# that may lie towards the picture's bottom for it to point to the left or right side. A
+# camera at the bottom sees a die's side faces below it and, turned, down to the left and
+# right; a camera at the left or right sees them that way, and up or down a little. Down
+# by 17° or less is read as sideways (seed 1057 upright, whose faces lie 25° below the
+# right, 0.42, kept at the bottom; turned frames' pulls lie 0-45° off their side).
+_SIDEWAYS = 0.3
+# Of a die's side, per lone die: how far lone dice that name no side clearly (pulled
+# aslant, pointed_side) must lie beyond their blobs' centres, away from the side the pairs
+# point to, to agree with them. 0.03 (pointed_side's lead) turned three upright frames of
+# 9100-11299 more; 0.05 one (no die lost).
+_BEYOND = 0.05
 
 
 @dataclass(frozen=True)
@@ -1382,39 +1394,63 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
     face). So the lone dice must agree: a blob of one die read as one face is that top
     face and the faces it shows the camera, its face off the blob's centre away from the
     camera (:func:`~vision.dice.find.pointed_side`). Only when both point away from the
-    bottom, to one side, is that side taken; the pairs then need only be squashed as
-    :func:`_side_face` weighs them (the lone dice are the proof), a lone pip's face plainly
-    (its squash measured on one pip). A frame with no lone die, every die showing a side
-    face, has only its pairs to ask: each must be plainly flatter (two dice one behind the
-    other are seldom so), and all point to one side (docs/vision-log.md, s23-dice-turned
-    and s24-dice-turned)."""
-    pairs, plain = np.zeros(2), np.zeros(2)
+    bottom (:func:`_pointed_away`), to one side, is that side taken (lone dice pulled
+    aslant, naming no side, agree if they lie beyond their blobs' centres from it by
+    :data:`_BEYOND`); the pairs then need only be squashed as :func:`_side_face` weighs
+    them (the lone dice are the proof), a lone pip's face plainly (its squash measured on
+    one pip). Where the pairs of lone dice
+    say nothing or too little, plain pairs in blobs of several dice may agree instead
+    (added to them: two dice one behind the other seldom look plainly so). A frame with
+    no lone die, every die showing a side face, has only its pairs to ask: each must be
+    plainly flatter in a blob of one die, and all point to one side (docs/vision-log.md,
+    s23-dice-turned, s24-dice-turned and s25-dice-turned)."""
+    lone = [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
+    pairs, plain, crowded = np.zeros(2), np.zeros(2), np.zeros(2)
     sides: set[int] = set()  # the sides the plain pairs point to, one by one
     for blob, found in faces.items():
-        if view.counts[blob - 1] == 1:
-            for _, i, j, _ in _close_pairs(found):
-                flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
-                flatness = rounder.flat - flatter.flat
-                least = _PLAINLY if len(flatter.pips) == 1 else _SQUASHED
-                if flatter.short > rounder.short or flatness < least:
-                    continue
-                step = np.subtract(flatter.read.centre, rounder.read.centre)
-                step = step / max(float(np.hypot(*step)), 1e-9)
-                pairs += step
-                if flatness >= _PLAINLY:
-                    plain += step
-                    sides.add(int(np.argmax(SIDES @ step)))
-    if float(pairs @ _NEAR) >= 0 and float(plain @ _NEAR) >= 0:
-        return _NEAR  # (nothing points away from the bottom: the lone dice are not worked out)
-    lone = [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
+        alone = view.counts[blob - 1] == 1
+        if not (alone or lone):
+            continue  # (crowded blobs' pairs only agree with lone dice)
+        for _, i, j, _ in _close_pairs(found):
+            flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
+            flatness = rounder.flat - flatter.flat
+            least = _SQUASHED if alone and len(flatter.pips) > 1 else _PLAINLY
+            if flatter.short > rounder.short or flatness < least:
+                continue
+            step = np.subtract(flatter.read.centre, rounder.read.centre)
+            step = step / max(float(np.hypot(*step)), 1e-9)
+            if not alone:
+                crowded += step
+                continue
+            pairs += step
+            if flatness >= _PLAINLY:
+                plain += step
+                sides.add(int(np.argmax(SIDES @ step)))
     if not lone:
         return SIDES[sides.pop()] if len(sides) == 1 and float(plain @ _NEAR) < 0 else _NEAR
-    if float(pairs @ _NEAR) >= 0:
-        return _NEAR
-    near: Floats = SIDES[int(np.argmax(SIDES @ pairs))]
+    away = {side for side in (_pointed_away(pairs), _pointed_away(pairs + crowded)) if side is not None}
+    if not away:
+        return _NEAR  # (nothing points away from the bottom: the lone dice are not worked out)
     centres = label_centres(view.body, len(view.boxes) + 1)
-    far = pointed_side([np.subtract(faces[blob][0].read.centre, centres[blob]) for blob in lone], view.side)
-    return near if far is not None and np.array_equal(SIDES[far], -near) else _NEAR
+    offsets = [np.subtract(faces[blob][0].read.centre, centres[blob]) for blob in lone]
+    far = pointed_side(offsets, view.side)
+    if far is not None:
+        near = (far + 2) % len(SIDES)
+        return SIDES[near] if near in away else _NEAR
+    # Lone dice pulled aslant name no side, but may still lie beyond their blobs' centres
+    # from the side the pairs point to.
+    pull = SIDES @ (np.sum(offsets, 0) / view.side)
+    beyond = [near for near in away if pull[(near + 2) % len(SIDES)] >= _BEYOND * len(lone)]
+    return SIDES[beyond[0]] if beyond else _NEAR
+
+
+def _pointed_away(pull: Floats) -> int | None:
+    """The side of the picture (an index of :data:`SIDES`) that side faces' ``pull`` (their
+    steps from their top faces, summed) points to, or None if it is the bottom's, or
+    nearly so (the bottom's share of it :data:`_SIDEWAYS` or more), or there is none."""
+    size = float(np.hypot(*pull))
+    side = int(np.argmax(SIDES @ pull))
+    return None if size == 0 or float(pull @ _NEAR) >= _SIDEWAYS * size else side
 
 
 def _face_size(face: _Face) -> float:
