@@ -95,11 +95,13 @@ BESIDE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 """What lies on a card shades and blurs just beside it too: four face pixels round."""
 
 
-def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = ()
-             ) -> np.ndarray | None:
+def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = (),
+             touching: bool = False) -> np.ndarray | None:
     """Where something lies over ``found`` in ``frame`` (BGR), as a mask of its upright
     face (``SIZE``, corner 0 top-left, the deck's margin cut off), or None if nothing
-    does. ``others`` are the other cards found in the frame."""
+    does. ``others`` are the other cards found in the frame; if ``touching``, one whose
+    outline holds a stretch's middle on the edge but not inside it is taken for lying
+    over it too (see :func:`touched`)."""
     if found.edge_seen is None:
         return None
     stretches = _stretches(~np.asarray(found.edge_seen, bool))
@@ -112,8 +114,8 @@ def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = 
     rest = []
     for side, start, end in stretches:
         mid = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1))
-        points = [_to_frame(to_face, mid), _to_frame(to_face, mid + ON_TOP * _INWARD[side])]
-        on_top = [o for o in others if o is not found and all(_inside_of(o, p) for p in points)]
+        on_top = [o for o in _holding(to_face, found, others, side, start, end)
+                  if touching or _inside_of(o, _to_frame(to_face, mid + ON_TOP * _INWARD[side]))]
         if on_top:
             for o in on_top:
                 quad = cv2.perspectiveTransform(o.corners[None].astype(np.float32), to_face)[0]
@@ -125,6 +127,33 @@ def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = 
     if not cover.any():
         return None
     return cv2.dilate(cover, BESIDE) > 0
+
+
+def touched(found: FoundCard, others: Sequence[FoundCard]) -> bool:
+    """Whether the outline of another card found (``others``) holds a hidden stretch of
+    ``found``'s edge at its middle but not the point ``ON_TOP`` inside it: a card beside
+    outlined along a finger to this card's edge, or a card on top over a corner, shallow
+    there. The finger is then followed (:func:`covering`); where that leaves the card
+    unknown, the other outline's covering is a second reading (seed 36 f40: a finger
+    over the telling rune's end, outlined by the card beside it all but its tip)."""
+    if found.edge_seen is None:
+        return False
+    target = rectify_target(SIZE, MARGIN)
+    to_face = cv2.getPerspectiveTransform(found.corners.astype(np.float32), target)
+    for side, start, end in _stretches(~np.asarray(found.edge_seen, bool)):
+        inside = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1)) + ON_TOP * _INWARD[side]
+        if any(not _inside_of(o, _to_frame(to_face, inside))
+               for o in _holding(to_face, found, others, side, start, end)):
+            return True
+    return False
+
+
+def _holding(to_face: np.ndarray, found: FoundCard, others: Sequence[FoundCard], side: int, start: int,
+             end: int) -> list[FoundCard]:
+    """The cards of ``others`` whose outline holds the middle of a stretch of ``found``'s
+    hidden edge (``side``, ``start``, ``end``), on the edge."""
+    mid = _along(rectify_target(SIZE, MARGIN), side, (start + end - 1) / 2 / (SAMPLES - 1))
+    return [o for o in others if o is not found and _inside_of(o, _to_frame(to_face, mid))]
 
 
 def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards.cover import REACH, RIM_ZONE, _beside, _colour, _colours, _off, _stretches, covering
+from vision.cards.cover import REACH, RIM_ZONE, _beside, _colour, _colours, _off, _stretches, covering, touched
 from vision.cards.find import SAMPLES, FoundCard
 
 
@@ -121,6 +121,23 @@ def test_a_card_beside_whose_outline_only_touches_the_edge_does_not_lie_over_it(
     over = FoundCard(np.array([[140, 0], [340, 0], [340, 100], [140, 100]], np.float32), 0.9)
     lying = covering(frame, found, [over])
     assert lying is not None and lying[:, -1].any()  # the card over it, to its right side
+
+
+def test_a_card_beside_that_only_touches_the_edge_gives_a_second_reading_as_a_card_on_top() -> None:
+    """Where the finger followed leaves a card unknown, a card beside outlined to its edge
+    is a second reading of what lies over it (seed 36 f40): ``touched`` says there is
+    one, and the covering that takes it for a card on top lies where its outline does,
+    not where the finger does. A card on top, or one below, gives no second reading."""
+    frame, found = _finger_across_the_top(), _hidden_top(12, 20)
+    # Its outline over this card's edge, short of the point inside at the stretch's
+    # middle, deeper to the right.
+    beside = FoundCard(np.array([[140, 44], [140, 0], [340, 0], [340, 120]], np.float32), 0.9)
+    assert touched(found, [beside])
+    lying = covering(frame, found, [beside], touching=True)
+    assert lying is not None and lying[:, -1].any() and not lying[:, lying.shape[1] // 2 - 8].any()
+    over = FoundCard(np.array([[140, 0], [340, 0], [340, 100], [140, 100]], np.float32), 0.9)
+    below = FoundCard(np.array([[0, 42], [200, 42], [200, 330], [0, 330]], np.float32), 0.9)
+    assert not touched(found, [over]) and not touched(found, [below])
 
 
 def test_a_card_below_whose_outline_runs_on_under_this_one_does_not_lie_over_it() -> None:
