@@ -5,16 +5,21 @@ Where something lies across a card, the finder does not see the card's edge
 of it. So the thing is looked for from just outside the card, where it can be
 nothing of the card's own print:
 
-* **another card** found in the frame over that stretch of edge lies on this one
-  (the card on top shows its whole edge, the one below does not);
+* **another card** found in the frame over that stretch of edge, and just inside it,
+  lies on this one (the card on top shows its whole edge, the one below does not; a
+  card below, whose outline runs on under this one, holds the point inside but not
+  the edge, and a card beside, outlined along a finger to this card's edge, the edge
+  but not the point inside);
 * anything else (a finger, a hand, a die) is the colour seen just outside that
   stretch, followed into the card as long as it keeps that colour and is nearer to
   it than to the colour of the card's own rim (its border, seen along the rest of
   its edge), except across the rim at that stretch. (Where the
   table, not a finger, happened to match the card's edge, it is the rim's colour
   too, and is followed no further than the rim; where a glare spot on the table
-  washed out the card's edge, what lies outside is white of the table's tint, and
-  nothing is followed.)
+  washed out the card's edge, what lies outside is white of the table's tint paled by
+  the light, as a fingertip the light clips as white may be, and it too is followed
+  only across the rim; a clipped white far from the table's tint paled, on a
+  strongly coloured table, is a fingertip, and followed as any finger.)
 
 The result does not depend on which card of the deck this one is compared with,
 so every card of the deck is judged against the same covering, and a difference
@@ -62,22 +67,41 @@ TABLE = 0.4
 edge is the table, not a thing lying over the card."""
 
 GLARE = 225
-"""Brightness (of 255) beyond which what lies just outside a card, of the table's tint,
-is a glare spot on the table rather than a finger."""
+"""Brightness (of 255) beyond which what lies just outside a card, of the table's tint
+paled by the light (:func:`_glare`), may be a glare spot on the table rather than a
+finger: it is followed only across the card's rim."""
 
 RIM_ZONE = 8
 """How far from a stretch of hidden edge (face pixels, a card's border and more) the
 thing lying over it is followed where the card's rim has its colour too."""
 
+ON_TOP = 4
+"""Face pixels inside the middle of a stretch of hidden edge where another card found
+must lie, as well as on the edge there, to be lying over this one: a card on top covers
+this one's rim, where an outline of a card beside, run along a finger to this card's
+edge, only touches it (seed 41 f67: its corner under a face pixel from the stretch's
+middle). Half the rim's zone, so a card on top over a corner, shallow at the stretch's
+middle, is still taken. The edge itself is asked too: the outline of a card below this
+one runs on under it, holding points inside but not the edge the finger hides (seed 6
+f16, seed 32 f2)."""
+
+CLIPPED = 0.04
+"""How far (in :func:`_colour`'s shares) clipping may grey a glare spot's tint from the
+table's tint paled by the light: a spot washed to white on a green-grey table (seed 40
+f78, f97) is 0.024 from it, a fingertip clipped white on a pink table (seed 3 f75) 0.127.
+Twice ``TINT``: a spot not quite clipped is nearer."""
+
 BESIDE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 """What lies on a card shades and blurs just beside it too: four face pixels round."""
 
 
-def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = ()
-             ) -> np.ndarray | None:
+def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = (),
+             touching: bool = False) -> np.ndarray | None:
     """Where something lies over ``found`` in ``frame`` (BGR), as a mask of its upright
     face (``SIZE``, corner 0 top-left, the deck's margin cut off), or None if nothing
-    does. ``others`` are the other cards found in the frame."""
+    does. ``others`` are the other cards found in the frame; if ``touching``, one whose
+    outline holds a stretch's middle on the edge but not inside it is taken for lying
+    over it too (see :func:`touched`)."""
     if found.edge_seen is None:
         return None
     stretches = _stretches(~np.asarray(found.edge_seen, bool))
@@ -90,7 +114,8 @@ def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = 
     rest = []
     for side, start, end in stretches:
         mid = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1))
-        on_top = [o for o in others if o is not found and _inside_of(o, _to_frame(to_face, mid))]
+        on_top = [o for o in _holding(to_face, found, others, side, start, end)
+                  if touching or _inside_of(o, _to_frame(to_face, mid + ON_TOP * _INWARD[side]))]
         if on_top:
             for o in on_top:
                 quad = cv2.perspectiveTransform(o.corners[None].astype(np.float32), to_face)[0]
@@ -102,6 +127,33 @@ def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = 
     if not cover.any():
         return None
     return cv2.dilate(cover, BESIDE) > 0
+
+
+def touched(found: FoundCard, others: Sequence[FoundCard]) -> bool:
+    """Whether the outline of another card found (``others``) holds a hidden stretch of
+    ``found``'s edge at its middle but not the point ``ON_TOP`` inside it: a card beside
+    outlined along a finger to this card's edge, or a card on top over a corner, shallow
+    there. The finger is then followed (:func:`covering`); where that leaves the card
+    unknown, the other outline's covering is a second reading (seed 36 f40: a finger
+    over the telling rune's end, outlined by the card beside it all but its tip)."""
+    if found.edge_seen is None:
+        return False
+    target = rectify_target(SIZE, MARGIN)
+    to_face = cv2.getPerspectiveTransform(found.corners.astype(np.float32), target)
+    for side, start, end in _stretches(~np.asarray(found.edge_seen, bool)):
+        inside = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1)) + ON_TOP * _INWARD[side]
+        if any(not _inside_of(o, _to_frame(to_face, inside))
+               for o in _holding(to_face, found, others, side, start, end)):
+            return True
+    return False
+
+
+def _holding(to_face: np.ndarray, found: FoundCard, others: Sequence[FoundCard], side: int, start: int,
+             end: int) -> list[FoundCard]:
+    """The cards of ``others`` whose outline holds the middle of a stretch of ``found``'s
+    hidden edge (``side``, ``start``, ``end``), on the edge."""
+    mid = _along(rectify_target(SIZE, MARGIN), side, (start + end - 1) / 2 / (SAMPLES - 1))
+    return [o for o in others if o is not found and _inside_of(o, _to_frame(to_face, mid))]
 
 
 def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
@@ -143,14 +195,18 @@ def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
         which[side, start:end] = True
         outside = _colours(col, outer, which)
         there = np.median(outside, axis=0)
-        if there[0] >= np.log(GLARE + 4) and np.abs(there[1:] - table[1:]).max() <= TINT:
-            continue  # a glare spot on the table, as white as the card's edge
+        # A glare spot on the table, as white as the card's edge and paper, or a fingertip
+        # the light clips as white (seed 31 f79): either way followed only across the rim
+        # at the stretch, as a fingertip hides that much at least and a glare spot is
+        # kept out of the card's paper.
+        glare = _glare(there, table)
         crossing = np.zeros(size[::-1], np.uint8)
         ends = np.round([_along(edge, side, start / (SAMPLES - 1)),
                          _along(edge, side, (end - 1) / (SAMPLES - 1))]).astype(np.int32)
         cv2.line(crossing, tuple(ends[0]), tuple(ends[1]), 1, 2 * RIM_ZONE + 1)
         off = _off(col, outside)
-        passable = ((off <= 1) & ((off < off_card) | (crossing > 0))).astype(np.uint8)
+        further = np.zeros_like(crossing, bool) if glare else off < off_card
+        passable = ((off <= 1) & (further | (crossing > 0))).astype(np.uint8)
         count, colels = cv2.connectedComponents(passable, connectivity=4)
         seeds = outer[which].reshape(-1, 2)
         keep = np.zeros(count, bool)
@@ -161,6 +217,27 @@ def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
             continue  # it runs round the card: it is the table
         cover |= thing[BAND:BAND + h, BAND:BAND + w]
     return cover
+
+
+def _glare(there: np.ndarray, table: np.ndarray) -> bool:
+    """True when a colour (``there``, as :func:`_colour` gives it) is near-white and of the
+    table's tint (``table``) paled by light added to it: a glare spot on the table. Light
+    added to every channel alike pales a colour towards grey (its tint shares shrink as
+    the brightness grows), and clipping greys it further, so the tint lies between grey
+    and the table's own, paled (seed 40 f97: a glare spot on a green-grey table, whose
+    own tint is 0.024 off the spot's). But not by much, ``CLIPPED``: on a strongly
+    coloured table, any white lies near that line, a fingertip the light clips too
+    (seed 3 f75); so it must lie near the paled tint, or the table's own.
+    """
+    if there[0] < np.log(GLARE + 4):
+        return False
+    # The sum of the three channels (see :func:`_colour`), plus the constant added to it.
+    lit, dim = (3 * (np.exp(c[0]) - 4) + 90 for c in (there, table))
+    paled = table[1:] * dim / lit
+    if np.abs(there[1:] - paled).max() > CLIPPED and np.abs(there[1:] - table[1:]).max() > TINT:
+        return False
+    share = float(np.clip(np.dot(there[1:], paled) / max(float(np.dot(paled, paled)), 1e-12), 0, 1))
+    return bool(np.abs(there[1:] - share * paled).max() <= TINT)
 
 
 def _runs(col: np.ndarray, outer: np.ndarray, stretches: list[tuple[int, int, int]]
@@ -231,6 +308,9 @@ def _stretches(hidden: np.ndarray) -> list[tuple[int, int, int]]:
                 out.append((side, a, b))
     return out
 
+
+_INWARD = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]], np.float32)
+"""Each side's inward direction on the upright face (sides clockwise from the top)."""
 
 _T = (0.06 + 0.88 * np.arange(SAMPLES) / (SAMPLES - 1)).astype(np.float32)
 """Where along its side each of the finder's samples lies."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .cover import covering
+from .cover import covering, touched
 from .deck import Deck, Match, seen_card
 from .face import Face
 from .find import FoundCard, find_cards
@@ -160,12 +160,19 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     is outlined well, and its other outlines, which would show the same, are not looked
     at: on a table where half the cards are unknown they took a sixth of the time;
     unless ``found`` sees nothing lying over the card and an alternative does
-    (:func:`_covered_alternatives`). ``picture`` is ``found`` rectified
-    (:func:`seen_card`), if already worked out."""
+    (:func:`_covered_alternatives`). Where another card's outline only touches a
+    stretch of ``found``'s hidden edge, taking it for a card on top is a second reading
+    of what covers ``found`` (:func:`~vision.cards.cover.touched`). ``picture`` is
+    ``found`` rectified (:func:`seen_card`), if already worked out."""
     covered = covering(frame, found, others)
     card, match = _seen(frame, found, deck, covered, picture)
     if card.name is not None:
         return card, match
+    if touched(found, others):
+        # A card beside outlined to this one's edge: the finger followed, or that outline.
+        other = _seen(frame, found, deck, covering(frame, found, others, touching=True), picture)
+        if other[0].name is not None:
+            return other
     # The outline chosen is no card lying over its other outlines.
     rest = [c for c in others if c is not found]
     if not match.another_card:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards.cover import REACH, _beside, _colour, _colours, _off, _stretches
-from vision.cards.find import SAMPLES
+from vision.cards.cover import REACH, RIM_ZONE, _beside, _colour, _colours, _off, _stretches, covering, touched
+from vision.cards.find import SAMPLES, FoundCard
 
 
 def test_a_finger_over_a_corner_is_one_stretch_round_it() -> None:
@@ -46,3 +46,118 @@ def test_the_colours_beside_a_card_are_taken_just_outside_and_just_inside_its_ed
     # How far each pixel's colour is from red's, plane by plane, as from one pixel's.
     off = _off(col, red[None], spread=False)
     assert off[5, 40] == 0 and off[40, 40] > 1
+
+
+
+_CORNERS = np.array([[50, 40], [241, 40], [241, 311], [50, 311]], np.float32)
+"""The corners of the card :func:`_card_on` draws."""
+
+
+def _card_on(table: tuple[int, int, int] | int) -> np.ndarray:
+    """A white card (192 x 272 pixels, a dark frame printed 6 pixels in) on a table of
+    colour ``table``, as a float frame (BGR) to draw more on."""
+    frame = np.full((400, 360, 3), table, np.float32)
+    frame[40:312, 50:242] = 235  # the card's white paper
+    frame[46:306, 56:236] = 40  # a dark frame printed 6 pixels in...
+    frame[50:302, 60:232] = 235  # ...round the paper
+    return frame
+
+
+def _hidden_top(first: int, end: int) -> FoundCard:
+    """:func:`_card_on`'s card, found with its top side hidden from sample ``first`` to ``end``."""
+    seen = np.ones((4, SAMPLES), bool)
+    seen[0, first:end] = False
+    return FoundCard(_CORNERS, 0.95, seen)
+
+
+def _across_the_middle(lying: np.ndarray) -> bool:
+    """Whether what lies over a card (a mask) lies only across its middle third or so."""
+    cols = np.nonzero(lying)[1]
+    return bool(cols.min() > 0.3 * lying.shape[1] and cols.max() < 0.7 * lying.shape[1])
+
+
+def test_a_fingertip_the_light_clips_as_white_is_followed_across_the_rim_not_into_the_paper() -> None:
+    """A fingertip as white as a glare spot on a grey table, across a white card's top
+    side (seed 31 f79): the card's rim under it is covered, as for any finger, and its
+    paper, as white as the fingertip, is not taken for it (as for a glare spot)."""
+    frame = _card_on(70)  # a grey table
+    frame[:120, 126:166] = 255  # the fingertip, clipped white, 80 pixels over the card
+    lying = covering(frame.astype(np.uint8), _hidden_top(12, 20))
+    assert lying is not None
+    # Under the fingertip, across the rim, and no further in than the rim's zone (and
+    # the blur beside a thing lying on the card).
+    assert _across_the_middle(lying)
+    assert lying[:RIM_ZONE, lying.shape[1] // 2].all()
+    assert np.nonzero(lying)[0].max() < 2 * RIM_ZONE
+
+
+def test_a_glare_spot_on_a_coloured_table_is_not_followed_into_the_paper() -> None:
+    """A glare spot on a green-grey table over a white card's top side (seed 40 f97): the
+    light added pales the table towards white, so the spot is not of the table's own
+    tint, yet it is the table lit; it is followed no further than the card's rim."""
+    frame = _card_on((153, 174, 160))  # a green-grey table
+    yy, xx = np.mgrid[0:400, 0:360]
+    frame += 200 * np.exp(-((xx - 146) ** 2 + (yy - 40) ** 2) / (2 * 40.0 ** 2))[..., None]
+    lying = covering(np.clip(frame, 0, 255).astype(np.uint8), _hidden_top(11, 21))
+    assert lying is None or np.nonzero(lying)[0].max() < 2 * RIM_ZONE
+
+
+def _finger_across_the_top() -> np.ndarray:
+    """:func:`_card_on`'s card on a grey table, a skin-coloured finger over its top side."""
+    frame = _card_on(70)
+    frame[:120, 126:166] = (120, 150, 210)
+    return frame.astype(np.uint8)
+
+
+def test_a_card_beside_whose_outline_only_touches_the_edge_does_not_lie_over_it() -> None:
+    """A finger across a card's top side, from a card beside whose outline was run along
+    the finger to this card's edge (seed 41 f67): that outline only touches the edge at
+    the stretch the finger hides, so the finger is followed, not the other card's outline
+    (which covers nothing of this card). A card found lying over the edge still covers."""
+    frame, found = _finger_across_the_top(), _hidden_top(12, 20)
+    beside = FoundCard(np.array([[140, 42], [140, 0], [340, 0], [340, 42]], np.float32), 0.9)
+    lying = covering(frame, found, [beside])
+    assert lying is not None and _across_the_middle(lying)
+    over = FoundCard(np.array([[140, 0], [340, 0], [340, 100], [140, 100]], np.float32), 0.9)
+    lying = covering(frame, found, [over])
+    assert lying is not None and lying[:, -1].any()  # the card over it, to its right side
+
+
+def test_a_card_beside_that_only_touches_the_edge_gives_a_second_reading_as_a_card_on_top() -> None:
+    """Where the finger followed leaves a card unknown, a card beside outlined to its edge
+    is a second reading of what lies over it (seed 36 f40): ``touched`` says there is
+    one, and the covering that takes it for a card on top lies where its outline does,
+    not where the finger does. A card on top, or one below, gives no second reading."""
+    frame, found = _finger_across_the_top(), _hidden_top(12, 20)
+    # Its outline over this card's edge, short of the point inside at the stretch's
+    # middle, deeper to the right.
+    beside = FoundCard(np.array([[140, 44], [140, 0], [340, 0], [340, 120]], np.float32), 0.9)
+    assert touched(found, [beside])
+    lying = covering(frame, found, [beside], touching=True)
+    assert lying is not None and lying[:, -1].any() and not lying[:, lying.shape[1] // 2 - 8].any()
+    over = FoundCard(np.array([[140, 0], [340, 0], [340, 100], [140, 100]], np.float32), 0.9)
+    below = FoundCard(np.array([[0, 42], [200, 42], [200, 330], [0, 330]], np.float32), 0.9)
+    assert not touched(found, [over]) and not touched(found, [below])
+
+
+def test_a_card_below_whose_outline_runs_on_under_this_one_does_not_lie_over_it() -> None:
+    """A finger across a card's top side, and a card below this one whose outline runs on
+    under it just inside the edge the finger hides (seed 6 f16): that card holds the
+    point just inside the stretch but not the edge itself, which a card on top covers;
+    so the finger is followed, not the other card's outline."""
+    below = FoundCard(np.array([[0, 42], [200, 42], [200, 330], [0, 330]], np.float32), 0.9)
+    lying = covering(_finger_across_the_top(), _hidden_top(12, 20), [below])
+    assert lying is not None and _across_the_middle(lying)
+
+
+def test_a_fingertip_the_light_clips_as_white_on_a_coloured_table_is_followed_as_a_finger() -> None:
+    """A fingertip clipped white on a pink table, across a card's top side and on over
+    its picture (seed 3 f75): white lies between grey and any table's tint, but a glare
+    spot on so pink a table would keep some of its tint; so it is a finger, followed into
+    the card, not stopped at the rim as a glare spot is."""
+    frame = _card_on((165, 125, 215))  # a pink table
+    frame[100:180, 110:180] = (90, 70, 60)  # a dark picture
+    frame[:160, 126:166] = 255  # the fingertip, clipped white, 120 pixels over the card
+    lying = covering(frame.astype(np.uint8), _hidden_top(12, 20))
+    assert lying is not None and _across_the_middle(lying)
+    assert np.nonzero(lying)[0].max() > 4 * RIM_ZONE  # over the picture, past the rim
