@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import queue
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 import pytest
 
 from companion.core.journal import Journal
+from companion.core.session import Change, Session
 from companion.firmware.emulator import Frame, TrackerEmulator
 from companion.table import Table
 from tests.support.broker import Broker, SecureBroker
@@ -49,15 +51,24 @@ class Companion:
         self.client.reconnect_delay_set(min_delay=1, max_delay=1)
         self.client.on_connect = self._connected
         self.client.message_callback_add(f"runes/{TABLE}/tracker/+/status", self._status)
-        self.table.subscribe(lambda session, change: publish_seats(self.client, TABLE, session))
+        # A snapshot is read and published under one lock: else paho's thread, publishing
+        # the seats on connecting, could send a snapshot read before an action after the
+        # action's own seats, and the stale one would stay retained (seen under load).
+        self._publishing = threading.Lock()
+        self.table.subscribe(self._changed)
         self.table.start("zun", "players=Ann,Bob,Cid")
         self.client.connect(broker.host, broker.port, keepalive=5)
         self.client.loop_start()
 
+    def _changed(self, session: Session[Any], change: Change[Any] | None) -> None:
+        with self._publishing:
+            publish_seats(self.client, TABLE, session)
+
     def _connected(self, client: mqtt.Client, *args: Any) -> None:
         client.subscribe(f"runes/{TABLE}/tracker/+/status")
-        assert self.table.session is not None
-        publish_seats(client, TABLE, self.table.session)
+        with self._publishing:
+            assert self.table.session is not None
+            publish_seats(client, TABLE, self.table.session)
 
     def _status(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         self.statuses.put((message.topic, message.payload.decode()))
