@@ -114,7 +114,7 @@ def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = 
     rest = []
     for side, start, end in stretches:
         mid = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1))
-        on_top = [o for o in _holding(to_face, found, others, side, start, end)
+        on_top = [o for o in _holding(to_face, found, others, mid)
                   if touching or _inside_of(o, _to_frame(to_face, mid + ON_TOP * _INWARD[side]))]
         if on_top:
             for o in on_top:
@@ -141,18 +141,17 @@ def touched(found: FoundCard, others: Sequence[FoundCard]) -> bool:
     target = rectify_target(SIZE, MARGIN)
     to_face = cv2.getPerspectiveTransform(found.corners.astype(np.float32), target)
     for side, start, end in _stretches(~np.asarray(found.edge_seen, bool)):
-        inside = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1)) + ON_TOP * _INWARD[side]
-        if any(not _inside_of(o, _to_frame(to_face, inside))
-               for o in _holding(to_face, found, others, side, start, end)):
+        mid = _along(target, side, (start + end - 1) / 2 / (SAMPLES - 1))
+        inside = mid + ON_TOP * _INWARD[side]
+        if any(not _inside_of(o, _to_frame(to_face, inside)) for o in _holding(to_face, found, others, mid)):
             return True
     return False
 
 
-def _holding(to_face: np.ndarray, found: FoundCard, others: Sequence[FoundCard], side: int, start: int,
-             end: int) -> list[FoundCard]:
-    """The cards of ``others`` whose outline holds the middle of a stretch of ``found``'s
-    hidden edge (``side``, ``start``, ``end``), on the edge."""
-    mid = _along(rectify_target(SIZE, MARGIN), side, (start + end - 1) / 2 / (SAMPLES - 1))
+def _holding(to_face: np.ndarray, found: FoundCard, others: Sequence[FoundCard], mid: np.ndarray
+             ) -> list[FoundCard]:
+    """The cards of ``others`` whose outline holds ``mid``, the middle of a stretch of
+    ``found``'s hidden edge (on the upright face; ``to_face`` maps the frame to it)."""
     return [o for o in others if o is not found and _inside_of(o, _to_frame(to_face, mid))]
 
 
