@@ -100,6 +100,12 @@ def test_rendered_rune_dice_with_taught_faces(rune_faces: TaughtFaces, size: tup
     assert result.correct >= result.matched - result.unknown - 2
 
 
+def _scored(scene: Scene) -> Score:
+    """The pip reader's score on one rendered scene, against its dice."""
+    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    return result
+
+
 def _faces_read_on(faces: TaughtFaces | None, scene: Scene, die: int) -> list[str]:
     """The faces read within half a die of the scene's die ``die``: one, if it is read
     (``faces`` None: pips)."""
@@ -403,7 +409,7 @@ def test_black_pip_dice_on_dark_wood_are_found_round_their_pips() -> None:
     black = next(style for style in DIE_STYLES if style.name == "black")
     scene = render_scene(30029, width=640, height=480, style=black, surface="wood")
     assert 35 < find_blobs(scene.image).side < 55
-    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    result = _scored(scene)
     assert (result.truths, result.correct, result.detections) == (5, 5, 5)
 
 
@@ -416,7 +422,7 @@ def test_a_cluster_of_dice_taken_for_one_die_is_read_at_its_pips_size(seed: int,
     scene = render_scene(seed, width=640, height=480, touching=0.95)
     blobs = find_blobs(scene.image)
     assert (side := pip_side(scene.image, blobs)) is not None and side < 0.7 * blobs.side
-    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    result = _scored(scene)
     assert (result.truths, result.correct, result.detections) == (dice, dice, dice)
 
 
@@ -476,7 +482,7 @@ def test_a_front_face_where_its_die_ends_is_no_die(seed: int) -> None:
     Nothing of a die shows below such a face, and it lies no further below the top face
     than a front face does: it is the die's own side face."""
     scene = render_scene(seed, width=640, height=480)
-    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    result = _scored(scene)
     assert (result.correct, result.detections) == (result.truths, result.truths)
 
 
@@ -487,7 +493,7 @@ def test_a_die_in_front_seen_from_above_is_read(seed: int) -> None:
     face as a front face's does, but it lies a whole side below the die behind, further
     than any front face: it is a die."""
     scene = render_scene(seed, width=640, height=480)
-    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    result = _scored(scene)
     assert (result.correct, result.detections) == (result.truths, result.truths)
 
 
@@ -497,7 +503,7 @@ def test_a_cluster_whose_only_faces_read_are_1s_is_read_at_its_pips_size() -> No
     the die's, so the frame was not read again at the size its pips tell, where all six
     read. A 1's side is no measure of its face."""
     scene = render_scene(9729, width=640, height=480)
-    result, _ = score(DiceReader(), iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]))
+    result = _scored(scene)
     assert (result.truths, result.correct, result.detections) == (6, 6, 6)
 
 

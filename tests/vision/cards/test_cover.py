@@ -48,7 +48,6 @@ def test_the_colours_beside_a_card_are_taken_just_outside_and_just_inside_its_ed
     assert off[5, 40] == 0 and off[40, 40] > 1
 
 
-
 _CORNERS = np.array([[50, 40], [241, 40], [241, 311], [50, 311]], np.float32)
 """The corners of the card :func:`_card_on` draws."""
 
