@@ -1342,8 +1342,8 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     return weaker if dist / _beside_size(weaker, b if weaker is a else a, size) < 0.75 else None
 
 
-# Of the lower face's pips' short axis: the upper face's pips narrower across than this
-# are seen more edge on (_edge_on). Measured where the front-face rule fires and roundness
+# Of the lower face's pips' short axis: the upper face's pips, their short axis under
+# this, are seen more edge on (_edge_on). Measured where the front-face rule fires and roundness
 # alone would not drop the lower face: turned frames whose true top face it dropped
 # 0.30-0.78 (1280×720 seeds 1000-1099, 10960-11019, 11360-11419); upright front faces
 # below their top faces 0.81-2.0 (640×480 seeds 9100-11499).
@@ -1352,11 +1352,12 @@ _NARROWER = 0.8
 
 def _edge_on(upper: _Face, lower: _Face) -> bool:
     """Whether the upper of two faces one above the other is seen more edge on than the
-    lower: flatter by :data:`_SQUASHED` and its pips narrower across by a fifth.
+    lower: flatter by :data:`_SQUASHED` and its pips' short axis under :data:`_NARROWER` of
+    the lower face's.
 
     Seen from the side a frame is read from, a front face lies below its top face, and
-    its pips, blurred small, may measure as round and as wide as the top face's, never
-    plainly flatter and narrower above it. Such a pair says the camera is at the other
+    its pips, blurred small, may measure as round and as wide as the top face's: the face
+    above it is never plainly flatter and narrower. Such a pair says the camera is at the other
     side (a frame turned, no cue telling its side): the lower face is the die's top face,
     its die ending just past it, away from the camera, and the upper its front face. There
     the front-face rule would drop the top face; roundness weighs the two instead
