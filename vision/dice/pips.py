@@ -1343,10 +1343,10 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
 
 
 # Of the lower face's pips' short axis: the upper face's pips, their short axis under
-# this, are seen more edge on (_edge_on). Measured where the front-face rule fires and roundness
-# alone would not drop the lower face: turned frames whose true top face it dropped
-# 0.30-0.78 (1280×720 seeds 1000-1099, 10960-11019, 11360-11419); upright front faces
-# below their top faces 0.81-2.0 (640×480 seeds 9100-11499).
+# this, are seen more edge on (_edge_on). Measured where the front-face rule fires and
+# roundness alone would not drop the lower face: where it dropped a turned frame's top
+# face 0.30-0.78 (1280×720 seeds 1000-1099, 10960-11019, 11360-11419); upright front
+# faces below their top faces 0.81-2.0 (640×480 seeds 9100-11499).
 _NARROWER = 0.8
 
 
@@ -1357,10 +1357,10 @@ def _edge_on(upper: _Face, lower: _Face) -> bool:
 
     Seen from the side a frame is read from, a front face lies below its top face, and
     its pips, blurred small, may measure as round and as wide as the top face's: the face
-    above it is never plainly flatter and narrower. Such a pair says the camera is at the other
-    side (a frame turned, no cue telling its side): the lower face is the die's top face,
-    its die ending just past it, away from the camera, and the upper its front face. There
-    the front-face rule would drop the top face; roundness weighs the two instead
+    above it is never plainly flatter and narrower. Such a pair says the camera is at the
+    other side (a frame turned, no cue telling its side): the lower face is the die's top
+    face, its die ending just past it, away from the camera, and the upper its front face.
+    There the front-face rule would drop the top face; roundness weighs the two instead
     (docs/vision-log.md, s26-dice-turned)."""
     return upper.flat <= lower.flat - _SQUASHED and upper.short < _NARROWER * lower.short
 
