@@ -653,6 +653,19 @@ def test_a_photo_upside_down_reads_as_upright_when_its_side_faces_say_so(name: s
     assert (result.correct, result.detections) == (len(truth), len(truth))
 
 
+@pytest.mark.parametrize("seed", [11397, 11414])
+def test_a_top_face_under_its_front_face_is_read_upside_down_with_no_cue(seed: int) -> None:
+    """1280×720 turned 180°, no cue telling the camera's side, so read as from the bottom:
+    a die's front face shows above its top face, plainly flatter, its pips narrower, and
+    the die ends just below the top face (away from the camera). The top face was dropped
+    as a front face where its die ends; a face seen more edge on above it says the side is
+    taken wrong, and roundness keeps the top face."""
+    scene = render_scene(seed, width=1280, height=720)
+    (turned, truth), = turned_set(iter([(scene.image, [Labelled(d.face, d.box) for d in scene.dice])]), "180")
+    result, _ = score(DiceReader(), iter([(turned, truth)]))
+    assert result.correct == result.truths
+
+
 def test_a_photo_taken_from_the_far_side_reads_right_turned(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A camera at the far side of the tray sees the dice upside down, their front faces

@@ -178,6 +178,20 @@ def test_a_rounder_face_below_and_to_the_side_is_a_die_in_front_if_its_pips_are_
     assert _side_face(upper, lower, 4, 52.0) is (lower if dropped else None)
 
 
+@pytest.mark.parametrize(("flat", "short", "dropped"), [(0.57, 1.46, False), (0.76, 1.94, True)])
+def test_a_face_where_its_die_ends_is_no_front_face_under_a_face_seen_more_edge_on(
+        flat: float, short: float, dropped: bool) -> None:
+    """A 1 below a 2, their die ending just below the 1. Read from the side the camera is
+    at, that is a front face (its blurred pips as round and as wide as the top face's:
+    the upper face 0.76 round). But a 2 plainly flatter above it, its pips narrower by
+    over a fifth, is the side face: a frame turned 180°, read as from the bottom with no
+    cue telling its side, whose 1 is the top face, its die ending just past it, away from
+    the camera. Roundness weighs them: a 2 that flat is no top face of the 1's die."""
+    upper = _read(2, (100.0, 60.0), flat, short)
+    lower = dataclasses.replace(_read(1, (112.0, 89.0), 0.82, 2.53), ends=True)
+    assert _side_face(upper, lower, 1, 40.0) is (lower if dropped else None)
+
+
 @pytest.mark.parametrize(("degrees", "dx", "dropped"), [(0.0, 26.0, False), (90.0, 26.0, True),
                                                        (0.0, 18.0, True)])
 def test_a_flatter_face_beside_another_is_a_side_face_only_if_squashed_across(

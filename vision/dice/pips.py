@@ -1289,7 +1289,8 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     face's shows less clearly. (Faces of more pips are left to the rules above: in a photo
     turned from the camera's view, a 1 beside a 3 on one die was its top face.) A lower
     face with nothing of a die below it (``ends``), no further below than a front face
-    lies, is a side face however round the two measure. "Below" and
+    lies, is a side face however round the two measure, unless the upper one is seen
+    more edge on (:func:`_edge_on`: the frame's side taken wrong). "Below" and
     "across" are along ``near``, the side of the picture the camera is at
     (:func:`_near_side`): the picture's bottom unless its faces say otherwise.
     """
@@ -1300,7 +1301,7 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     apart = dist / size
     lower, upper = (b, a) if dy > 0 else (a, b)
     above = abs(dy) >= 0.6 * dist  # (one above the other, else side by side)
-    if above and lower.ends and _apart(a, b) < _FRONT_APART:
+    if above and lower.ends and _apart(a, b) < _FRONT_APART and not _edge_on(upper, lower):
         # Nothing of a die below the lower face, and no further below than a front face
         # lies: it is the face towards the camera, not a die in front (whose own front face
         # would show below it), however round both measure (a front face's small pips,
@@ -1339,6 +1340,29 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     if count == 1 and len(a.pips) == len(b.pips) == 1 and not _alike_pairs(a.squash, b.squash):
         return weaker
     return weaker if dist / _beside_size(weaker, b if weaker is a else a, size) < 0.75 else None
+
+
+# Of the lower face's pips' short axis: the upper face's pips, their short axis under
+# this, are seen more edge on (_edge_on). Measured where the front-face rule fires and
+# roundness alone would not drop the lower face: where it dropped a turned frame's top
+# face 0.30-0.78 (1280×720 seeds 1000-1099, 10960-11019, 11360-11419); upright front
+# faces below their top faces 0.81-2.0 (640×480 seeds 9100-11499).
+_NARROWER = 0.8
+
+
+def _edge_on(upper: _Face, lower: _Face) -> bool:
+    """Whether the upper of two faces one above the other is seen more edge on than the
+    lower: flatter by :data:`_SQUASHED` and its pips' short axis under :data:`_NARROWER` of
+    the lower face's.
+
+    Seen from the side a frame is read from, a front face lies below its top face, and
+    its pips, blurred small, may measure as round and as wide as the top face's: the face
+    above it is never plainly flatter and narrower. Such a pair says the camera is at the
+    other side (a frame turned, no cue telling its side): the lower face is the die's top
+    face, its die ending just past it, away from the camera, and the upper its front face.
+    There the front-face rule would drop the top face; roundness weighs the two instead
+    (docs/vision-log.md, s26-dice-turned)."""
+    return upper.flat <= lower.flat - _SQUASHED and upper.short < _NARROWER * lower.short
 
 
 _NO_SMALLER = 0.9  # a 1's pip's long axis over a face's beside it: as large, within blur (_beside_size)
