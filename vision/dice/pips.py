@@ -605,8 +605,8 @@ def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
     alike = share >= strong
     alike[alike] = _alike_pips(pips, i[alike], j[alike])
     partners = np.bincount(np.r_[i[alike], j[alike]], minlength=len(pips))
-    # A row's odd pip is alike to no pip (a pip of a cluster's face joins another face
-    # only as that face's own pips do), and a 3's step from its neighbour.
+    # A row's odd pip is alike to no pip near it (a pip of a cluster's face joins another
+    # face only as that face's own pips do), and a 3's step from its neighbour.
     row = (~alike & (share >= (_ROW_STRONG if pips.dark else strong))
            & ((partners[i] == 0) | (partners[j] == 0))
            & (d >= _ROW_STEP[0] * pips.side[i]) & (d <= _ROW_STEP[1] * pips.side[i]))
