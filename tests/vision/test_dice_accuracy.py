@@ -690,3 +690,15 @@ def test_a_photo_taken_from_the_far_side_reads_right_turned(
     assert [d["face"] for d in turned] == [d["face"] for d in expected]
     assert all(abs(a - b) <= 2 for t, e in zip(turned, expected)
                for a, b in zip(t["box"], e["box"]))
+
+
+@pytest.mark.parametrize(("seed", "die"), [(9152, 1), (9134, 2)])
+def test_a_3_whose_pips_measure_unlike_each_other_is_read(seed: int, die: int) -> None:
+    """640×480: a 3 one of whose pips measures a third larger or flatter than the two
+    others (9152: a purple die, glare all round its middle pip; 9134: its far pip
+    flatter). It was never grouped: the two alike are not joined either, the middle pip
+    lying between them, and the 3 read as a 1. Its three pips lie in a row, evenly
+    spaced: a 3's diagonal."""
+    scene = render_scene(seed, width=640, height=480)
+    assert scene.dice[die].face == "3"
+    assert _faces_read_on(None, scene, die) == ["3"]

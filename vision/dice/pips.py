@@ -73,6 +73,27 @@ _SIDEWAYS = 0.3
 # point to, to agree with them. 0.03 (pointed_side's lead) turned three upright frames of
 # 9100-11299 more; 0.05 one (no die lost).
 _BEYOND = 0.05
+# Pips alike: the eigenvalues of one's second moments relative to the other's within
+# e^±0.55, a third either way in radius (_alike_pairs).
+_ALIKE = 0.55
+# Of a step between pips: how close a third pip must lie to the place one step on for the
+# three to be a row (_in_a_row). A 3's middle pip lies within 0.12 of its diagonal of its
+# middle when read (_fits): 0.24 of a step.
+_ROW = 0.25
+# Pips in a row of three: alike within this many times _ALIKE, about half as large or
+# flat again either way in radius (_in_a_row). At twice, a front face's flat pip made a
+# row with two of a cluster's pips, and a 4 was lost (10302 at 640×480).
+_LOOSE = 1.5
+# Of a die's side: the step between pips next to each other in a row of three
+# (_in_a_row), 0.18-0.45. A 3's are √2 grid steps apart, about 0.31 of a die (a grid step
+# is 0.22 of it, _step_ok), less at a slant. Touching dice's 1s lie a die apart, and a
+# 1's pip is 0.7 of a die or more from a neighbour's pip; a front face's column of pips,
+# seen nearly edge on, lies 0.15 of a die apart (a 2 read as a 3 on no die, 10345).
+_ROW_STEP = (0.18, 0.45)
+# Dark pips in a row of three (_in_a_row): the faintest at least half as strong as the
+# strongest (pips of one face elsewhere: 0.6). A 3's corner pip shaded on a dark-pipped
+# die measured 0.52-0.6 of its other pips (9146, 9338, 10676 at 640×480).
+_ROW_STRONG = 0.5
 
 
 @dataclass(frozen=True)
@@ -211,10 +232,10 @@ def _inv_sqrt2(m: Floats) -> Floats:
     return out
 
 
-def _alike_pairs(cov_a: Floats, cov_b: Floats) -> Bools:
+def _alike_pairs(cov_a: Floats, cov_b: Floats, within: float = _ALIKE) -> Bools:
     """Whether ellipses (second moments, …×2×2) are alike in pairs: the same size and
     squash within about a third either way (in radius): the eigenvalues λ of B relative to
-    A, the roots of det(B - λA) = 0, all between e^-0.55 and e^0.55. (Pips are a few
+    A, the roots of det(B - λA) = 0, all between e^-within and e^within. (Pips are a few
     pixels across where dice are read, so their shapes are measured roughly: a pip near
     the face's edge, a little blurred or shaded, measures flatter than its neighbour.)"""
     a11, a12, a22 = cov_a[..., 0, 0], cov_a[..., 0, 1], cov_a[..., 1, 1]
@@ -222,19 +243,54 @@ def _alike_pairs(cov_a: Floats, cov_b: Floats) -> Bools:
     det_a = np.maximum(a11 * a22 - a12 * a12, 1e-12)
     half = (a11 * b22 + a22 * b11 - 2 * a12 * b12) / (2 * det_a)
     root = np.sqrt(np.maximum(half * half - (b11 * b22 - b12 * b12) / det_a, 0))
-    alike: Bools = (half - root > np.exp(-0.55)) & (half + root < np.exp(0.55))
+    alike: Bools = (half - root > np.exp(-within)) & (half + root < np.exp(within))
     return alike
 
 
-def _alike_pips(pips: Pips, i: Ints, j: Ints) -> Bools:
+def _alike_pips(pips: Pips, i: Ints, j: Ints, within: float = _ALIKE) -> Bools:
     """Whether pips ``i`` and ``j`` (index arrays that broadcast) are alike
     (:func:`_alike_pairs`) by their cores or by their paint. Glare lying all round a light
     pip joins its core on every side: the core measures larger, not flatter or off centre
     (so :func:`_glare` keeps it), and the pip is unlike its face's others (a red 3 read as
     a 1); its paint is not."""
-    out: Bools = _alike_pairs(pips.cov[i], pips.cov[j])
+    out: Bools = _alike_pairs(pips.cov[i], pips.cov[j], within)
     if not pips.dark:
-        out |= _alike_pairs(pips.paint[i], pips.paint[j])
+        out |= _alike_pairs(pips.paint[i], pips.paint[j], within)
+    return out
+
+
+def _in_a_row(pips: Pips, i: Ints, j: Ints, strong: float) -> Bools:
+    """Whether pips ``i`` and ``j`` (pairs of a blob, close, ``strong`` as each other, a
+    3's step apart (_ROW_STEP), one of them alike to no pip), not plainly of one face, are
+    next to each other in a row of three on a face: a third pip of their blob, as strong,
+    goes on from one of them one more step the same way, one pair of the three is alike
+    (:func:`_alike_pips`), and all three are alike within _LOOSE times as much.
+
+    A 3's three pips are measured each on its own few pixels: one blurred more, shaded,
+    or with glare all round it (light pips), measures a third larger or flatter than the
+    two others, and the three were never grouped (the two alike are not joined either:
+    the middle pip lies between them), the 3 read as a 1 or a 2. A row of three evenly
+    spaced is a 3's diagonal, or a 4's, a 5's or a 6's pips, whose other pips then join
+    too. The odd pip must be alike to no pip: a pip of a cluster's face is not pulled into
+    another face by a row. The face between them is still followed for a seam
+    (:func:`_same_face`)."""
+    xy, c = pips.xy, pips.contrast
+    out = np.zeros(len(i), bool)
+    for a, b in ((i, j), (j, i)):
+        # The pip one more step on, beyond b (within _ROW of a step of the place).
+        beyond = 2 * xy[b] - xy[a]
+        step = np.hypot(*(xy[b] - xy[a]).T)
+        off = np.hypot(beyond[:, None, 0] - xy[None, :, 0], beyond[:, None, 1] - xy[None, :, 1])
+        pa, k = np.nonzero((off <= _ROW * step[:, None]) & (pips.blob[None] == pips.blob[b][:, None]))
+        if not pa.size:
+            continue
+        a3, b3 = a[pa], b[pa]
+        low = np.minimum(np.minimum(c[a3], c[b3]), c[k])
+        high = np.maximum(np.maximum(c[a3], c[b3]), c[k])
+        loose = ((low >= strong * high) & _alike_pips(pips, a3, k, _LOOSE * _ALIKE)
+                 & _alike_pips(pips, b3, k, _LOOSE * _ALIKE) & _alike_pips(pips, a3, b3, _LOOSE * _ALIKE))
+        one = _alike_pips(pips, a3, k) | _alike_pips(pips, b3, k) | _alike_pips(pips, a3, b3)
+        np.logical_or.at(out, pa, loose & one)
     return out
 
 
@@ -540,11 +596,21 @@ def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
     # shaded (0.6), made a face with a top face's pip (a green 1 read `unknown`, a 2 across
     # two purple dice touching).
     strong = 0.6 if pips.dark else 0.75
-    near = ((d <= np.maximum(reach[i], 5.0 * (pips.a[i] + pips.a[j])))
-            & (np.minimum(c[i], c[j]) >= strong * np.maximum(c[i], c[j])))
+    near = d <= np.maximum(reach[i], 5.0 * (pips.a[i] + pips.a[j]))
     i, j, d = i[near], j[near], d[near]
-    # The pips of one face are alike: one size, squashed the same way.
-    alike = _alike_pips(pips, i, j)
+    share = np.minimum(c[i], c[j]) / np.maximum(np.maximum(c[i], c[j]), 1e-6)
+    # The pips of one face are alike: one size, squashed the same way. Or they are a 3's,
+    # in a row, one of whose pips measures unlike the others (and a dark one, shaded, may
+    # be fainter: :func:`_in_a_row`).
+    alike = share >= strong
+    alike[alike] = _alike_pips(pips, i[alike], j[alike])
+    partners = np.bincount(np.r_[i[alike], j[alike]], minlength=len(pips))
+    # A row's odd pip is alike to no pip near it (a pip of a cluster's face joins another
+    # face only as that face's own pips do), and a 3's step from its neighbour.
+    row = (~alike & (share >= (_ROW_STRONG if pips.dark else strong))
+           & ((partners[i] == 0) | (partners[j] == 0))
+           & (d >= _ROW_STEP[0] * pips.side[i]) & (d <= _ROW_STEP[1] * pips.side[i]))
+    alike[row] = _in_a_row(pips, i[row], j[row], _ROW_STRONG if pips.dark else strong)
     i, j, d = i[alike], j[alike], d[alike]
     seams = _Seams(np.full((len(pips), len(pips)), np.nan), np.full((len(pips), len(pips)), np.nan))
     if i.size == 0:
