@@ -497,6 +497,32 @@ def test_a_die_in_front_seen_from_above_is_read(seed: int) -> None:
     assert (result.correct, result.detections) == (result.truths, result.truths)
 
 
+@pytest.mark.parametrize("seed", [10207, 11384])
+def test_a_side_face_towards_the_pictures_middle_is_no_die(seed: int) -> None:
+    """640×480: a die in the frame's left part (10207, tilted 11°) or bottom left corner
+    (11384, seen from nearly above) shows its face towards the picture's middle, less
+    edge on there: its pips measured 0.53-0.61 round beside a top face's 0.93-0.95, too
+    round together for one die's faces by their roundness, and it was read as a die. Its
+    pips are squashed along the step from its top face, a top face's are not: it is a
+    side face."""
+    scene = render_scene(seed, width=640, height=480)
+    result = _scored(scene)
+    assert (result.correct, result.detections) == (result.truths, result.truths)
+
+
+@pytest.mark.parametrize("seed", [9212, 9661])
+def test_a_side_face_over_its_dies_front_face_is_no_die(seed: int) -> None:
+    """640×480: a die at the frame's right (9212) or left (9661) shows its top face, its
+    front face below, and its face towards the picture's middle beside, the front face
+    nearer that face than the top face. The front face was taken for that face's own, so
+    that face for a top face, and it was read as a die. It is a side face of the top face
+    the front face also lies below, near enough to be its front face: the front face is
+    the top face's."""
+    scene = render_scene(seed, width=640, height=480)
+    result = _scored(scene)
+    assert result.detections == result.matched
+
+
 def test_a_cluster_whose_only_faces_read_are_1s_is_read_at_its_pips_size() -> None:
     """640×480: six blue dice touching in one blob, taken for one die (112 px for dice
     some 40 px). Only two 1s were read, their sides (from their pips' size) just over half

@@ -1336,7 +1336,7 @@ def _read_clean(gray: Image, pips: Pips, seams: _Seams,
 
 
 def _side_face(a: _Face, b: _Face, count: int, size: float,
-               near: Floats = _NEAR) -> _Face | None:
+               near: Floats = _NEAR, middle: Floats | None = None) -> _Face | None:
     """Of two faces read close enough together to be one die's (within 1.3 ``size``, the
     larger one's unforeshortened side) in a blob of about ``count`` dice, the one that is
     a side face of the other's die, or None if they are the top faces of two dice.
@@ -1356,8 +1356,9 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     turned from the camera's view, a 1 beside a 3 on one die was its top face.) A lower
     face with nothing of a die below it (``ends``), no further below than a front face
     lies, is a side face however round the two measure, unless the upper one is seen
-    more edge on (:func:`_edge_on`: the frame's side taken wrong). "Below" and
-    "across" are along ``near``, the side of the picture the camera is at
+    more edge on (:func:`_edge_on`: the frame's side taken wrong); so is a face towards
+    the picture's ``middle`` squashed along the step from the other (:func:`_inner_face`).
+    "Below" and "across" are along ``near``, the side of the picture the camera is at
     (:func:`_near_side`): the picture's bottom unless its faces say otherwise.
     """
     dx, dy = _turned(np.subtract(b.read.centre, a.read.centre), near)
@@ -1367,6 +1368,9 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     apart = dist / size
     lower, upper = (b, a) if dy > 0 else (a, b)
     above = abs(dy) >= 0.6 * dist  # (one above the other, else side by side)
+    inner = None if middle is None else _inner_face(a, b, dx, dist, size, near, middle)
+    if inner is not None:
+        return inner
     if above and lower.ends and _apart(a, b) < _FRONT_APART and not _edge_on(upper, lower):
         # Nothing of a die below the lower face, and no further below than a front face
         # lies: it is the face towards the camera, not a die in front (whose own front face
@@ -1429,6 +1433,55 @@ def _edge_on(upper: _Face, lower: _Face) -> bool:
     There the front-face rule would drop the top face; roundness weighs the two instead
     (docs/vision-log.md, s26-dice-turned)."""
     return upper.flat <= lower.flat - _SQUASHED and upper.short < _NARROWER * lower.short
+
+
+def _along(face: _Face, unit: Floats) -> float:
+    """A face's pips' extent along ``unit`` (a direction in the picture) over across it:
+    1 for round pips, under 1 for pips squashed along it."""
+    across = np.array([-unit[1], unit[0]])
+    return math.sqrt(float(unit @ face.squash @ unit) / float(across @ face.squash @ across))
+
+
+# Of the larger face's side: a left or right face lies at most half a side and half its
+# own width from its top face (measured 0.65-0.89), two dice side by side a whole side
+# apart or more.
+_INNER_APART = 0.9
+# Of the distance between two faces: the least of it across the picture for the two to lie
+# side by side or aslant (a face straight below is a front face or a die in front: the
+# rules above weigh those).
+_ASLANT = 0.6
+# How much more a side face's pips are squashed along the step from its top face than the
+# top face's are (as _along measures them; measured 0.17-0.55 on the faces it drops).
+_SQUASHED_ALONG = 0.15
+
+
+def _inner_face(a: _Face, b: _Face, dx: float, dist: float, size: float, near: Floats,
+                middle: Floats) -> _Face | None:
+    """Of two faces side by side or aslant, ``dist`` apart (``dx`` across the picture),
+    the one that is a left or right face of the other's die, seen from the picture's
+    ``middle``; or None.
+
+    A camera's rays spread out: a die in the picture's left or right part is seen from
+    the middle's side and shows its face towards the middle, less edge on than near the
+    middle (its pips measured 0.53-0.67 round beside a top face's 0.77-0.97), the two too
+    round together for one die's faces by roundness alone (:func:`_side_face`'s first
+    test). But a face is squashed along its normal as the picture shows it: such a face's
+    pips are narrower along the step from its top face than across it, while two dice's
+    top faces side by side are squashed alike (along the picture's height, by the
+    camera's tilt). So the face towards the middle, flatter than the other and squashed
+    along the step between them by :data:`_SQUASHED_ALONG` more, within
+    :data:`_INNER_APART` of a face, is a side face however round both measure
+    (docs/vision-log.md, s26-dice-sides)."""
+    if dist >= _INNER_APART * size or abs(dx) < _ASLANT * dist:
+        return None
+    for inner, outer in ((a, b), (b, a)):
+        step = np.subtract(inner.read.centre, outer.read.centre)
+        if _turned(step, near)[0] * _turned(middle - np.asarray(outer.read.centre), near)[0] <= 0:
+            continue  # (not towards the middle)
+        unit = step / dist
+        if inner.flat < outer.flat and _along(inner, unit) < _along(outer, unit) - _SQUASHED_ALONG:
+            return inner
+    return None
 
 
 _NO_SMALLER = 0.9  # a 1's pip's long axis over a face's beside it: as large, within blur (_beside_size)
@@ -1569,26 +1622,27 @@ def _close_pairs(faces: list[_Face], *, across: bool = False) -> list[tuple[floa
 
 
 def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
-                     near: Floats = _NEAR) -> list[_Face]:
+                     near: Floats = _NEAR, middle: Floats | None = None) -> list[_Face]:
     """The top faces among the faces read in a blob of about ``count`` dice; ``across``:
     among faces of different blobs (only pairs from two blobs are weighed). Only faces
     close enough to be one die's are weighed; ``near`` is the side of the picture the
-    camera is at (:func:`_near_side`)."""
+    camera is at (:func:`_near_side`), ``middle`` the picture's centre (:func:`_inner_face`)."""
     pairs = _close_pairs(faces, across=across)
-    verdicts = [(i, j, _side_face(faces[i], faces[j], count, size, near)) for _, i, j, size in pairs]
+    verdicts = [(i, j, _side_face(faces[i], faces[j], count, size, near, middle)) for _, i, j, size in pairs]
     # A face with a side face of its own below it (its die's front face: flatter, of more
-    # pips than a stray mark, of the faces it is a side face of the nearest, and 0.6 of a
-    # face away or more, not the same face read twice) is a top face: a front face shows
-    # no face of its die below it. So it is no side face of another face as far away (a
-    # die behind it, seen over it, or beside it), whichever pair is weighed first.
-    claims: dict[int, tuple[float, int]] = {}
+    # pips than a stray mark, and 0.6 of a face away or more, not the same face read twice)
+    # is a top face: a front face shows no face of its die below it. So it is no side face
+    # of another face as far away (a die behind it, seen over it, or beside it), whichever
+    # pair is weighed first. Which face a front face is its die's: :func:`_own_top`.
+    below: dict[int, list[tuple[float, int]]] = {}
     for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         for k, other in ((i, j), (j, i)):
             front = faces[other]
             if (face is front and np.dot(np.subtract(front.read.centre, faces[k].read.centre), near) > 0
                     and front.flat < faces[k].flat and len(front.pips) > 1 and gap >= _OWN_FRONT):
-                claims[other] = min(claims.get(other, (gap, k)), (gap, k))
-    fronted = {k for _, k in claims.values()}
+                below.setdefault(other, []).append((gap, k))
+    judged = {(i, j): face for i, j, face in verdicts}
+    fronted = {top for found in below.values() if (top := _own_top(faces, sorted(found), judged)) is not None}
     dropped: set[int] = set()
     for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         if face is None or i in dropped or j in dropped:
@@ -1597,6 +1651,22 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
         if k not in fronted or gap < _OWN_FRONT:
             dropped.add(k)
     return [f for k, f in enumerate(faces) if k not in dropped]
+
+
+def _own_top(faces: list[_Face], found: list[tuple[float, int]],
+             judged: dict[tuple[int, int], _Face | None]) -> int | None:
+    """Of the faces a front face is a side face of (``found``: how far apart, in face
+    sides, and which of ``faces``, nearest first), its die's top face: the nearest, unless
+    that one is a side face (as ``judged`` by pair) of another of them that lies no further
+    from the front face than a front face does (:data:`_FRONT_APART`). A die in the
+    picture's left or right part shows its top face, its front face below, and its face
+    towards the middle beside: the front face may lie nearer that side face than its top
+    face (docs/vision-log.md, s26-dice-sides). None if each is a side face of another."""
+    near = {k for gap, k in found if gap < _FRONT_APART}
+    for _, k in found:
+        if not any(faces[k] is judged.get((min(k, m), max(k, m))) for m in near if m != k):
+            return k
+    return None
 
 
 _ENDS = 0.55  # of a die: how far below a front face its die ends (faces.py's _front_face)
@@ -1767,13 +1837,14 @@ def read_pip_faces(view: View, *, threshold: float = 0.5) -> list[tuple[int, Fac
         uniques = {blob: [replace(face, ends=next(ends)) for face in unique]
                    for blob, unique in uniques.items()}
     tops: list[_Face] = []
+    middle = np.array(view.body.shape[::-1], float) / 2  # (where the camera's axis meets the picture)
     for blob, unique in uniques.items():
-        tops.extend(_drop_side_faces(unique, view.counts[blob - 1], near=near))
+        tops.extend(_drop_side_faces(unique, view.counts[blob - 1], near=near, middle=middle))
     # A die on a tray close to it in colour may be found in two parts, its top face in one
     # blob and its front face in the next: faces of neighbouring blobs are weighed too, as
     # a blob of more than one die would be (two blobs are no proof of one die).
     out = []
-    for face in _drop_side_faces(tops, 2, across=True, near=near):
+    for face in _drop_side_faces(tops, 2, across=True, near=near, middle=middle):
         read = face.read
         name = read.face if read.confidence >= threshold else "unknown"
         out.append((face.blob, FaceRead(name, read.confidence, read.centre, read.marks, read.side)))
