@@ -123,6 +123,13 @@ def test_a_look_alike_not_in_the_deck_is_unknown_under_a_finger(tmp_path: Path) 
         assert read_cards(photo.image, deck).names in ((None,), ()), spec.name
 
 
+# _read_in_place_of reaches its frame by photographing every frame of the seed before it,
+# once for the card and once for each look-alike (0.4 s a frame on one core of this
+# machine: over a minute for frame 96, and four times that beside other work), so its
+# tests get more than pytest's 300 s, which is for tests that hang.
+_FRAME_BY_FRAME = pytest.mark.timeout(1200)
+
+
 def _read_in_place_of(tmp_path: Path, seed: int, frame: int, unknown_share: float, name: str,
                       alikes: tuple[str, ...]) -> None:
     """The deck card ``name`` in the benchmark's ``frame`` of ``seed`` (fingers over
@@ -147,6 +154,7 @@ def _read_in_place_of(tmp_path: Path, seed: int, frame: int, unknown_share: floa
         assert seen == [expected], shown.name
 
 
+@_FRAME_BY_FRAME
 def test_a_rune_card_whose_telling_rune_shows_partly_beside_a_finger_is_named(tmp_path: Path) -> None:
     """The benchmark's seed 5 (half the cards unknown, fingers over 30%), frame 96: a
     finger lies over most of the rune that tells RRF-FRR-FFR from FRF-FRR-FFR, and what
@@ -158,6 +166,7 @@ def test_a_rune_card_whose_telling_rune_shows_partly_beside_a_finger_is_named(tm
     _read_in_place_of(tmp_path, 5, 96, 0.5, "RRF-FRR-FFR", ("FRF-FRR-FFR",))
 
 
+@_FRAME_BY_FRAME
 def test_a_rune_card_whose_telling_rune_shows_in_a_fingers_shadow_is_named(tmp_path: Path) -> None:
     """The benchmark's seed 2 (fingers over 30%), frame 75: a finger lies over most of a
     rune of RRR-FRR-FRF, and the rest of it, beside the finger, lies in the finger's
@@ -168,6 +177,7 @@ def test_a_rune_card_whose_telling_rune_shows_in_a_fingers_shadow_is_named(tmp_p
     _read_in_place_of(tmp_path, 2, 75, 0.2, "RRR-FRR-FRF", ("RRR-FRF-FRF",))
 
 
+@_FRAME_BY_FRAME
 def test_a_rune_card_whose_telling_rune_shows_only_by_its_rim_is_named_when_every_way_agrees(
         tmp_path: Path) -> None:
     """The benchmark's seed 5 (half the cards unknown, fingers over 30%), frame 51: a
@@ -179,6 +189,7 @@ def test_a_rune_card_whose_telling_rune_shows_only_by_its_rim_is_named_when_ever
     _read_in_place_of(tmp_path, 5, 51, 0.5, "FRR-RFR-FFF", ("FRR-FFR-FFF",))
 
 
+@_FRAME_BY_FRAME
 def test_an_art_card_with_a_plain_picture_is_named_by_a_mark_no_other_card_shows(tmp_path: Path) -> None:
     """The benchmark's seed 5, frame 48: Keep Tide's picture is a plain field with a few
     marks, and the word that tells it from Vault Golden (a slot) is under a finger. Where
@@ -189,6 +200,7 @@ def test_an_art_card_with_a_plain_picture_is_named_by_a_mark_no_other_card_shows
     _read_in_place_of(tmp_path, 5, 48, 0.5, "Keep Tide", ())
 
 
+@_FRAME_BY_FRAME
 def test_a_card_whose_edge_a_fingertip_just_crosses_is_named_by_the_outline_that_sees_it(
         tmp_path: Path) -> None:
     """Seed 41 (half the cards unknown, fingers over 30%), frame 61: a fingertip lies just
