@@ -162,7 +162,9 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     unless ``found`` sees nothing lying over the card and an alternative does
     (:func:`_covered_alternatives`). Where another card's outline only touches a
     stretch of ``found``'s hidden edge, taking it for a card on top is a second reading
-    of what covers ``found`` (:func:`~vision.cards.cover.touched`). ``picture`` is
+    of what covers ``found`` (:func:`~vision.cards.cover.touched`), and so is a second
+    look at what covers it (``following``: a finger's end, lit or shaded beyond the
+    tolerance of one thing, followed to its end; seed 84 f47, 81 f27). ``picture`` is
     ``found`` rectified (:func:`seen_card`), if already worked out."""
     covered = covering(frame, found, others)
     card, match = _seen(frame, found, deck, covered, picture)
@@ -173,6 +175,14 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
         other = _seen(frame, found, deck, covering(frame, found, others, touching=True), picture)
         if other[0].name is not None:
             return other
+    if covered is not None:
+        # A second look: a fingertip may be left out of what was followed (lighter or
+        # darker than the finger's middle, or beyond a card beside outlined onto the rim).
+        again = covering(frame, found, others, following=True)
+        if again is not None and not np.array_equal(again, covered):
+            other = _seen(frame, found, deck, again, picture)
+            if other[0].name is not None:
+                return other
     # The outline chosen is no card lying over its other outlines.
     rest = [c for c in others if c is not found]
     if not match.another_card:
