@@ -59,9 +59,10 @@ LOOSE_LIGHT = 0.5
 """Tolerance of lightness within one thing lying on a card, on the second look at a card
 left unknown (:func:`covering`'s ``following``): a fingertip's rounded end, shaded or in
 a lamp's light, may be lighter or darker than the finger's middle by more than ``LIGHT``
-(seed 84 f47: 0.5 follows it to its end). Only a second look: followed so everywhere,
-the covering grew along fingers' sides and lost cards over ``COVERED`` or hid telling
-runes (s17-cards-cover's record)."""
+(seed 84 f47: 0.5 follows it to its end). Only a second look, so no card named before
+is lost: a covering grown for every card (s17-cards-cover's record: twice the tolerance
+beside what was followed) grew along fingers' sides too, over ``COVERED``, or hid
+telling runes."""
 
 TINT = 0.02
 """Least tolerance of colour (:func:`_colour`'s shares) within one thing lying on the
