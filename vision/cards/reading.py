@@ -159,14 +159,14 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     lined up with a card of the deck and alike elsewhere, it shows a rune the other way)
     is outlined well, and its other outlines, which would show the same, are not looked
     at: on a table where half the cards are unknown they took a sixth of the time;
-    unless an alternative lies far from it, or ``found`` sees nothing lying over the card
-    and an alternative does (:func:`_other_alternatives`). Where another card's outline only touches a
-    stretch of ``found``'s hidden edge, taking it for a card on top is a second reading
-    of what covers ``found`` (:func:`~vision.cards.cover.touched`), and so is, for a
-    card near fitting, a second look at what covers it (``following``: a finger's end,
-    lit or shaded beyond the tolerance of one thing, followed to its end; seed 84 f47,
-    81 f27). ``picture`` is
-    ``found`` rectified (:func:`seen_card`), if already worked out."""
+    unless an alternative lies far from it, or ``found`` sees nothing lying over the
+    card and an alternative does (:func:`_other_alternatives`). Where another card's
+    outline only touches a stretch of ``found``'s hidden edge, taking it for a card on
+    top is a second reading of what covers ``found`` (:func:`~vision.cards.cover.touched`),
+    and so is, for a card near fitting, a second look at what covers it (``following``:
+    a finger's end, lit or shaded beyond the tolerance of one thing, followed to its
+    end; seed 84 f47, 81 f27). ``picture`` is ``found`` rectified (:func:`seen_card`),
+    if already worked out."""
     covered = covering(frame, found, others)
     card, match = _seen(frame, found, deck, covered, picture)
     if card.name is not None:
