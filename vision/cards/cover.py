@@ -55,6 +55,16 @@ on the card: a finger is lit from above, bright along its middle, darker at its 
 and its rounded tip is lighter or darker again (a tip left out, plain as paper or dark
 as ink, told for one print of a rune under it; 0.25 left it out)."""
 
+LOOSE_LIGHT = 0.7
+"""Tolerance of lightness within one thing lying on a card, on the second look at a card
+left unknown (:func:`covering`'s ``following``): a fingertip's rounded end, shaded or in
+a lamp's light, may be lighter or darker than the finger's middle by more than ``LIGHT``
+(seed 84 f47 needs 0.5 to be followed to its end, seed 82 f65, in deeper shade, 0.7: half
+as bright as the finger's middle). Only a second look, so no card named before
+is lost: a covering grown for every card (s17-cards-cover's record: twice the tolerance
+beside what was followed) grew along fingers' sides too, over ``COVERED``, or hid
+telling runes."""
+
 TINT = 0.02
 """Least tolerance of colour (:func:`_colour`'s shares) within one thing lying on the
 card: the colour of a finger is the same in its light and in its shade."""
@@ -96,12 +106,16 @@ BESIDE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 
 
 def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = (),
-             touching: bool = False) -> np.ndarray | None:
+             touching: bool = False, following: bool = False) -> np.ndarray | None:
     """Where something lies over ``found`` in ``frame`` (BGR), as a mask of its upright
     face (``SIZE``, corner 0 top-left, the deck's margin cut off), or None if nothing
     does. ``others`` are the other cards found in the frame; if ``touching``, one whose
     outline holds a stretch's middle on the edge but not inside it is taken for lying
-    over it too (see :func:`touched`)."""
+    over it too (see :func:`touched`). If ``following`` (a second look at a card left
+    unknown), what lies outside a stretch another card lies over is followed into the
+    card as well (the outline of a card beside may have been run along a finger onto
+    this card's rim, seed 81 f27: it covers the rim, not the fingertip beyond it over
+    the print), and the lightness of one thing may vary by ``LOOSE_LIGHT``."""
     if found.edge_seen is None:
         return None
     stretches = _stretches(~np.asarray(found.edge_seen, bool))
@@ -120,10 +134,10 @@ def covering(frame: np.ndarray, found: FoundCard, others: Sequence[FoundCard] = 
             for o in on_top:
                 quad = cv2.perspectiveTransform(o.corners[None].astype(np.float32), to_face)[0]
                 cv2.fillConvexPoly(cover, np.round(quad * 16).astype(np.int32), 1, cv2.LINE_8, 4)
-        else:
+        if following or not on_top:
             rest.append((side, start, end))
     if rest:
-        cover |= _things(frame, to_face, target, rest)
+        cover |= _things(frame, to_face, target, rest, LOOSE_LIGHT if following else LIGHT)
     if not cover.any():
         return None
     return cv2.dilate(cover, BESIDE) > 0
@@ -156,7 +170,7 @@ def _holding(to_face: np.ndarray, found: FoundCard, others: Sequence[FoundCard],
 
 
 def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
-            stretches: list[tuple[int, int, int]]) -> np.ndarray:
+            stretches: list[tuple[int, int, int]], light: float) -> np.ndarray:
     """What keeps the colour seen just outside each stretch, followed into the card.
 
     Where the colour is nearer one of the card's own (its rim's, seen along the rest
@@ -181,15 +195,15 @@ def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
     # each as itself (a card's face has many colours: their spread says nothing).
     rim = _colours(col, inner, seen)
     face = col[:, BAND + RIM_ZONE:BAND + h - RIM_ZONE, BAND + RIM_ZONE:BAND + w - RIM_ZONE].reshape(3, -1).T
-    off_card = _off(col, face[::7], spread=False)
+    off_card = _off(col, face[::7], light, spread=False)
     if len(rim) >= 4:
-        off_card = np.minimum(off_card, _off(col, rim, spread=False))
+        off_card = np.minimum(off_card, _off(col, rim, light, spread=False))
     card = np.zeros(size[::-1], np.uint8)
     cv2.fillConvexPoly(card, np.round(edge).astype(np.int32), 1)
     ring = (cv2.dilate(card, np.ones((2 * BAND - 1,) * 2, np.uint8)) > card)
     table = np.median(_colours(col, outer, seen), axis=0)
     cover = np.zeros((h, w), np.uint8)
-    for side, start, end in _runs(col, outer, stretches):
+    for side, start, end in _runs(col, outer, stretches, light):
         which = np.zeros((4, SAMPLES), bool)
         which[side, start:end] = True
         outside = _colours(col, outer, which)
@@ -203,7 +217,7 @@ def _things(frame: np.ndarray, to_face: np.ndarray, target: np.ndarray,
         ends = np.round([_along(edge, side, start / (SAMPLES - 1)),
                          _along(edge, side, (end - 1) / (SAMPLES - 1))]).astype(np.int32)
         cv2.line(crossing, tuple(ends[0]), tuple(ends[1]), 1, 2 * RIM_ZONE + 1)
-        off = _off(col, outside)
+        off = _off(col, outside, light)
         further = np.zeros_like(crossing, bool) if glare else off < off_card
         passable = ((off <= 1) & (further | (crossing > 0))).astype(np.uint8)
         count, colels = cv2.connectedComponents(passable, connectivity=4)
@@ -239,7 +253,7 @@ def _glare(there: np.ndarray, table: np.ndarray) -> bool:
     return bool(np.abs(there[1:] - share * paled).max() <= TINT)
 
 
-def _runs(col: np.ndarray, outer: np.ndarray, stretches: list[tuple[int, int, int]]
+def _runs(col: np.ndarray, outer: np.ndarray, stretches: list[tuple[int, int, int]], light: float
           ) -> list[tuple[int, int, int]]:
     """The stretches cut where the colour just outside (``outer``, :func:`_beside`)
     changes: a stretch may be hidden partly by a finger and partly by the table matching
@@ -249,7 +263,7 @@ def _runs(col: np.ndarray, outer: np.ndarray, stretches: list[tuple[int, int, in
         which = np.zeros((4, SAMPLES), bool)
         which[side, start:end] = True
         outside = np.median(_colours(col, outer, which).reshape(end - start, -1, 3), axis=1)
-        jumps = np.abs(np.diff(outside, axis=0)) / np.array([LIGHT, TINT, TINT], np.float32)
+        jumps = np.abs(np.diff(outside, axis=0)) / np.array([light, TINT, TINT], np.float32)
         cuts = [start] + [start + 1 + int(i) for i in np.flatnonzero(jumps.max(axis=1) > 1)] + [end]
         out += [(side, a, b) for a, b in zip(cuts, cuts[1:]) if b - a >= 2]
     return out
@@ -266,13 +280,13 @@ def _colour(picture: np.ndarray) -> np.ndarray:
     return np.stack([np.log(total / 3 + 4), (b - g) / (total + 90), (r - g) / (total + 90)])
 
 
-def _off(col: np.ndarray, colours: np.ndarray, spread: bool = True) -> np.ndarray:
+def _off(col: np.ndarray, colours: np.ndarray, light: float = LIGHT, spread: bool = True) -> np.ndarray:
     """How far each pixel of ``col`` (:func:`_colour`'s planes) is from the colour of
-    ``colours`` (n x 3): from their median, in tolerances (``LIGHT`` and ``TINT``, or
+    ``colours`` (n x 3): from their median, in tolerances (``light`` and ``TINT``, or
     ``SPREAD`` times their spread if ``spread`` and that is more); 1 at the edge of the
     tolerance."""
     centre = np.median(colours, axis=0)
-    tolerance = np.array([LIGHT, TINT, TINT], np.float32)
+    tolerance = np.array([light, TINT, TINT], np.float32)
     if spread:
         tolerance = np.maximum(SPREAD * np.median(np.abs(colours - centre), axis=0), tolerance)
     # The largest of the three, plane by plane: this runs several times for every card

@@ -131,6 +131,16 @@ class FoundCard:
         """Area shared with ``other`` over the smaller one's area."""
         return _overlap(self, other)
 
+    def apart(self, other: FoundCard) -> float:
+        """How far apart this outline's corners and ``other``'s are (the farthest pair,
+        however numbered)."""
+        return _corners_apart(self, other)
+
+    @property
+    def short_side(self) -> float:
+        """The length of the outline's shortest side."""
+        return float(np.hypot(*(self.corners[_NEXT] - self.corners).T).min())
+
 
 def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06) -> list[FoundCard]:
     """Every card-shaped quadrilateral in ``image`` (BGR or grey), largest first.

@@ -159,11 +159,14 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     lined up with a card of the deck and alike elsewhere, it shows a rune the other way)
     is outlined well, and its other outlines, which would show the same, are not looked
     at: on a table where half the cards are unknown they took a sixth of the time;
-    unless ``found`` sees nothing lying over the card and an alternative does
-    (:func:`_covered_alternatives`). Where another card's outline only touches a
-    stretch of ``found``'s hidden edge, taking it for a card on top is a second reading
-    of what covers ``found`` (:func:`~vision.cards.cover.touched`). ``picture`` is
-    ``found`` rectified (:func:`seen_card`), if already worked out."""
+    unless an alternative lies far from it, or ``found`` sees nothing lying over the
+    card and an alternative does (:func:`_other_alternatives`). Where another card's
+    outline only touches a stretch of ``found``'s hidden edge, taking it for a card on
+    top is a second reading of what covers ``found`` (:func:`~vision.cards.cover.touched`),
+    and so is, for a card near fitting, a second look at what covers it (``following``:
+    a finger's end, lit or shaded beyond the tolerance of one thing, followed to its
+    end; seed 84 f47, 81 f27). ``picture`` is ``found`` rectified (:func:`seen_card`),
+    if already worked out."""
     covered = covering(frame, found, others)
     card, match = _seen(frame, found, deck, covered, picture)
     if card.name is not None:
@@ -173,15 +176,25 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
         other = _seen(frame, found, deck, covering(frame, found, others, touching=True), picture)
         if other[0].name is not None:
             return other
+    if covered is not None and (match.another_card or match.confidence < 1.0):
+        # A second look: a fingertip may be left out of what was followed (lighter or
+        # darker than the finger's middle, or beyond a card beside outlined onto the rim).
+        # Only for a card near fitting (within twice the limits, so not sure it is
+        # unknown) or fitting but for a patch (the fingertip): a card unlike every card
+        # of the deck shows so beyond any fingertip (and was a third of the time taken
+        # on a table of unknown cards, s25-cards-speed).
+        again = covering(frame, found, others, following=True)
+        if again is not None and not np.array_equal(again, covered):
+            other = _seen(frame, found, deck, again, picture)
+            if other[0].name is not None:
+                return other
     # The outline chosen is no card lying over its other outlines.
     rest = [c for c in others if c is not found]
     if not match.another_card:
         outlines: Iterable[tuple[FoundCard, np.ndarray | None]] = (
             (outline, covering(frame, outline, rest)) for outline in found.outlines())
-    elif covered is None:
-        outlines = _covered_alternatives(frame, found, rest)
     else:
-        outlines = ()
+        outlines = _other_alternatives(frame, found, rest, bare=covered is None)
     for outline, lying in outlines:
         other = _seen(frame, outline, deck, lying)
         if other[0].name is not None:
@@ -189,20 +202,33 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     return card, match
 
 
-def _covered_alternatives(frame: np.ndarray, found: FoundCard, others: list[FoundCard]
-                          ) -> Iterator[tuple[FoundCard, np.ndarray]]:
-    """The alternatives of ``found`` (an outline that sees nothing lying over its card)
-    that see something lying over it, each with its covering, one by one: a fingertip
-    just over a card's edge may leave the edge seen all along one outline, so the finger
-    is no covering but a patch the card shows and no card of the deck does (taken for a
-    card not in the deck, :attr:`Match.another_card`), where an outline a few pixels off
-    sees the fingertip cross its edge (seed 41 f61: two cards so). Another outline of a card
-    truly not in the deck shows its rune the other way all the same, unless that
+APART = 0.05
+"""Share of a card's short side beyond which an alternative outline is no longer the
+outline found, a little off, but another (snapping moves a side out by at most as much,
+``find.GROW``): lined up otherwise, it may show the card otherwise."""
+
+
+def _other_alternatives(frame: np.ndarray, found: FoundCard, others: list[FoundCard], bare: bool
+                        ) -> Iterator[tuple[FoundCard, np.ndarray | None]]:
+    """The alternatives of ``found`` (taken for a card not in the deck,
+    :attr:`Match.another_card`) that may show the card otherwise, each with its covering,
+    one by one. Those farther from ``found`` than ``APART``: the outline chosen may run
+    a long way beyond the card's edge at one end (onto the gap to a card beside, seed 86
+    f56: 20 px off, where its alternatives lie 5 px off), and a card lined up so may
+    well show a patch no card of the deck has. And when ``found`` sees nothing lying
+    over the card (``bare``), those that see something: a fingertip just over a card's
+    edge may leave the edge seen all along one outline, so the finger is no covering but
+    a patch the card shows and no card of the deck does, where an outline a few pixels
+    off sees the fingertip cross its edge (seed 41 f61: two cards so). Another outline of
+    a card truly not in the deck shows its rune the other way all the same, unless that
     outline's covering hides it, and then the look-alike check leaves it unknown."""
+    far = APART * found.short_side
     for outline in found.alternatives:
-        lying = covering(frame, outline, others)
-        if lying is not None:
-            yield outline, lying
+        apart = outline.apart(found) > far
+        if apart or bare:
+            lying = covering(frame, outline, others)
+            if apart or lying is not None:
+                yield outline, lying
 
 
 def _seen(frame: np.ndarray, found: FoundCard, deck: Deck, covered: np.ndarray | None,

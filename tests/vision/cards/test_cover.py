@@ -139,6 +139,39 @@ def test_a_card_beside_that_only_touches_the_edge_gives_a_second_reading_as_a_ca
     assert not touched(found, [over]) and not touched(found, [below])
 
 
+def test_a_second_look_follows_the_finger_beyond_a_card_beside_outlined_onto_the_rim() -> None:
+    """A finger across a card's top side, and a card beside whose outline was run along
+    the finger onto this card's rim (seed 81 f27): that outline holds the edge and the
+    point inside it, so it is taken for a card on top, covering the rim only, and the
+    fingertip beyond it, over the print, is left as print. The second look at a card
+    left unknown (``following``) follows what lies outside that stretch too."""
+    frame, found = _finger_across_the_top(), _hidden_top(12, 20)
+    beside = FoundCard(np.array([[140, 56], [140, 0], [340, 0], [340, 56]], np.float32), 0.9)
+    rim = covering(frame, found, [beside])
+    again = covering(frame, found, [beside], following=True)
+    assert rim is not None and again is not None
+    depth = np.nonzero(rim)[0].max()
+    assert depth < 2 * RIM_ZONE  # the other card's outline, not the finger
+    assert np.nonzero(again[:, again.shape[1] // 2])[0].max() > depth + 2 * RIM_ZONE
+    assert (again >= rim).all()  # the other card's outline still covers
+
+
+def test_a_second_look_follows_a_fingertip_darker_than_the_finger_to_its_end() -> None:
+    """A finger across a card's top side whose rounded end lies in its own shade, darker
+    than its middle by more than ``LIGHT`` (seed 84 f47): followed from outside, the
+    finger stops where its end begins, and the end is print that no card shows. The
+    second look at a card left unknown (``following``) follows it to its end."""
+    frame = _card_on(70)
+    frame[:120, 126:166] = (120, 150, 210)
+    frame[95:135, 126:166] = (120 * 0.6, 150 * 0.6, 210 * 0.6)  # the end, 0.49 darker in log
+    frame = frame.astype(np.uint8)
+    first = covering(frame, _hidden_top(12, 20))
+    again = covering(frame, _hidden_top(12, 20), following=True)
+    assert first is not None and again is not None
+    assert np.nonzero(again)[0].max() > np.nonzero(first)[0].max() + RIM_ZONE
+    assert _across_the_middle(again)
+
+
 def test_a_card_below_whose_outline_runs_on_under_this_one_does_not_lie_over_it() -> None:
     """A finger across a card's top side, and a card below this one whose outline runs on
     under it just inside the edge the finger hides (seed 6 f16): that card holds the

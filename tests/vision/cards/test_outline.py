@@ -10,6 +10,7 @@ import numpy as np
 
 from vision.cards.find import (TURNS, FoundCard, _best_turn, _more_boxes, _channels, _corners_apart, _edges, _gradients,
                                _snap, _wider_outlines)
+from vision.cards.reading import APART, _other_alternatives
 
 
 def test_one_outline_numbered_from_another_corner_is_no_distance_from_itself() -> None:
@@ -123,3 +124,20 @@ def test_a_sides_line_sought_at_every_turn_at_once_is_the_one_sought_turn_by_tur
         near = np.abs(points[:, 0]) <= 10
         off, pos = points[near, 0], points[near, 1]
         assert _best_turn(off, pos, 10) == _best_turn_one_by_one(off, pos, 10)
+
+
+def test_a_card_taken_for_one_not_in_the_deck_has_its_alternatives_far_from_its_outline_named() -> None:
+    """A card taken for one not in the deck (``Match.another_card``) is outlined well, and
+    its alternatives a little off would show the same: they are not named unless they see
+    something lying over it where the outline found sees nothing. But an alternative
+    farther off than ``APART`` of the card's short side is another outline (seed 86 f56:
+    the one found ran 20 px beyond the card's end, its alternatives lay 5 px off), and is
+    named whatever covers it."""
+    corners = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    near = FoundCard(corners + np.float32([2, 1]), 0.9)
+    far = FoundCard(corners + np.float32([[0, 0], [0, 0], [0, 20], [0, 20]]), 0.9)
+    found = FoundCard(corners, 0.9, alternatives=(near, far))
+    assert near.apart(found) < APART * found.short_side < far.apart(found)
+    frame = np.zeros((400, 400, 3), np.uint8)  # nothing lies over it (no edge seen: no covering)
+    for bare in (False, True):
+        assert [o for o, _ in _other_alternatives(frame, found, [], bare)] == [far]
