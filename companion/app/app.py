@@ -305,8 +305,12 @@ class RunesApp(App):
         return True
 
     def say(self, text: str, *, error: bool = True) -> None:
+        """Show ``text`` on the message line for ``MESSAGE_SECONDS`` from now. (Kivy's
+        trigger, called while pending, keeps its first time: a message said just before an
+        earlier one's time was up would be wiped at once.)"""
         self.message = text
         self.message_is_error = error
+        self._message_timeout.cancel()
         self._message_timeout()
 
     def clear_message(self) -> None:

@@ -15,6 +15,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -201,6 +202,42 @@ def reading(faces: dict[str, int], photo: Path) -> bytes:
                        "dice": [{"face": f, "box": [20 + 70 * i, 30, 60, 60], "confidence": 0.9}
                                 for i, f in enumerate(listed)],
                        "counts": faces, "photo_jpeg": jpeg}).encode()
+
+
+SHOWN = 6.0
+"""How long the app shows a message (``RunesApp.MESSAGE_SECONDS``; the app runs in its own
+process, so Kivy is not imported here)."""
+
+
+def test_a_message_said_just_before_the_last_ones_time_is_up_stays_its_own_time(
+        tmp_path: Path, locked_broker: SecureBroker, photos: dict[str, Path]) -> None:
+    """A notice, then an error said before the notice's time is up: the error is shown for
+    its own time, not wiped when the notice's runs out (a CI run lost a message this way,
+    said just after a played roll's notice)."""
+    runecast(tmp_path)
+    text = settings(tmp_path, locked_broker, photos["faces"], auto_confirm=True)
+    camera = Probe(locked_broker.host, locked_broker.port, locked_broker.users["vision-t1"])
+    camera.connect()
+    with VirtualScreen() as screen:
+        app = AppDriver(screen, tmp_path, settings=text)
+        try:
+            until(lambda: app.view()["devices"].get("broker") is True, timeout=15)
+            camera.publish("runes/t1/vision/dice", reading(ROLL, photos["dice"]))
+            until(lambda: app.view()["message"].startswith("Camera: Ann rolls"))
+            notice, notice_text = time.monotonic(), app.view()["message"]
+            time.sleep(SHOWN - 3)
+            # A second roll for Ann, asked (not the game's to play), confirmed: refused.
+            camera.publish("runes/t1/vision/dice", reading({"snake": 1}, photos["dice"]))
+            until(lambda: app.view()["screen"] == "camera")
+            app.click("confirm")
+            until(lambda: app.view()["message"] not in ("", notice_text))
+            error = app.view()["message"]
+            assert time.monotonic() < notice + SHOWN, "said before the notice's time was up"
+            time.sleep(notice + SHOWN + 1 - time.monotonic())
+            assert app.view()["message"] == error
+        finally:
+            app.close()
+            camera.close()
 
 
 def test_readings_the_companion_played_are_told_not_asked(
