@@ -204,93 +204,92 @@ def reading(faces: dict[str, int], photo: Path) -> bytes:
                        "counts": faces, "photo_jpeg": jpeg}).encode()
 
 
+@pytest.fixture
+def auto_played(tmp_path: Path, locked_broker: SecureBroker, photos: dict[str, Path]
+                ) -> Iterator[tuple[AppDriver, Probe]]:
+    """The app on a Runecast game with ``[vision] auto_confirm``, connected to the broker,
+    and a probe publishing as the camera process."""
+    runecast(tmp_path)
+    text = settings(tmp_path, locked_broker, photos["faces"], auto_confirm=True)
+    camera = Probe(locked_broker.host, locked_broker.port, locked_broker.users["vision-t1"])
+    camera.connect()
+    with VirtualScreen() as screen:
+        app = AppDriver(screen, tmp_path, settings=text)
+        try:
+            until(lambda: app.view()["devices"].get("broker") is True, timeout=15)
+            yield app, camera
+        finally:
+            app.close()
+            camera.close()
+
+
 SHOWN = 6.0
 """How long the app shows a message (``RunesApp.MESSAGE_SECONDS``; the app runs in its own
 process, so Kivy is not imported here)."""
 
 
 def test_a_message_said_just_before_the_last_ones_time_is_up_stays_its_own_time(
-        tmp_path: Path, locked_broker: SecureBroker, photos: dict[str, Path]) -> None:
+        auto_played: tuple[AppDriver, Probe], photos: dict[str, Path]) -> None:
     """A notice, then an error said before the notice's time is up: the error is shown for
     its own time, not wiped when the notice's runs out (a CI run lost a message this way,
     said just after a played roll's notice)."""
-    runecast(tmp_path)
-    text = settings(tmp_path, locked_broker, photos["faces"], auto_confirm=True)
-    camera = Probe(locked_broker.host, locked_broker.port, locked_broker.users["vision-t1"])
-    camera.connect()
-    with VirtualScreen() as screen:
-        app = AppDriver(screen, tmp_path, settings=text)
-        try:
-            until(lambda: app.view()["devices"].get("broker") is True, timeout=15)
-            camera.publish("runes/t1/vision/dice", reading(ROLL, photos["dice"]))
-            until(lambda: app.view()["message"].startswith("Camera: Ann rolls"))
-            notice, notice_text = time.monotonic(), app.view()["message"]
-            time.sleep(SHOWN - 3)
-            # A second roll for Ann, asked (not the game's to play), confirmed: refused.
-            camera.publish("runes/t1/vision/dice", reading({"snake": 1}, photos["dice"]))
-            until(lambda: app.view()["screen"] == "camera")
-            app.click("confirm")
-            until(lambda: app.view()["message"] not in ("", notice_text))
-            error = app.view()["message"]
-            assert time.monotonic() < notice + SHOWN, "said before the notice's time was up"
-            time.sleep(notice + SHOWN + 1 - time.monotonic())
-            assert app.view()["message"] == error
-        finally:
-            app.close()
-            camera.close()
+    app, camera = auto_played
+    camera.publish("runes/t1/vision/dice", reading(ROLL, photos["dice"]))
+    until(lambda: app.view()["message"].startswith("Camera: Ann rolls"))
+    notice, notice_text = time.monotonic(), app.view()["message"]
+    time.sleep(SHOWN - 3)
+    # A second roll for Ann, asked (not the game's to play), confirmed: refused.
+    camera.publish("runes/t1/vision/dice", reading({"snake": 1}, photos["dice"]))
+    until(lambda: app.view()["screen"] == "camera")
+    app.click("confirm")
+    until(lambda: app.view()["message"] not in ("", notice_text))
+    error = app.view()["message"]
+    assert time.monotonic() < notice + SHOWN, "said before the notice's time was up"
+    time.sleep(notice + SHOWN + 1 - time.monotonic())
+    assert app.view()["message"] == error
 
 
 def test_readings_the_companion_played_are_told_not_asked(
-        tmp_path: Path, locked_broker: SecureBroker, photos: dict[str, Path]) -> None:
+        auto_played: tuple[AppDriver, Probe], photos: dict[str, Path]) -> None:
     """[vision] auto_confirm: a sure reading is played at once, and the screen says what it
     did; half of Loki's roll is held; a reading the game refuses is shown with the reason."""
-    runecast(tmp_path)
-    text = settings(tmp_path, locked_broker, photos["faces"], auto_confirm=True)
-    camera = Probe(locked_broker.host, locked_broker.port, locked_broker.users["vision-t1"])
-    camera.connect()
-    with VirtualScreen() as screen:
-        app = AppDriver(screen, tmp_path, settings=text)
-        try:
-            until(lambda: app.view()["devices"].get("broker") is True, timeout=15)
-            camera.publish("runes/t1/vision/dice", reading({"hammer": 1, "snake": 2, "tree": 5},
-                                                           photos["dice"]))
-            until(lambda: app.engine()["roll"] == {"hammers": 1, "snakes": 2, "trees": 5})
-            until(lambda: app.view()["message"].startswith("Camera: Ann rolls"))
-            assert app.view()["screen"] == "table_runecast", "played: nothing to confirm"
-            app.click("history")
-            assert "Ann rolls" in app.find("goto:1")["text"]
-            app.click("back")
+    app, camera = auto_played
+    camera.publish("runes/t1/vision/dice", reading({"hammer": 1, "snake": 2, "tree": 5},
+                                                   photos["dice"]))
+    until(lambda: app.engine()["roll"] == {"hammers": 1, "snakes": 2, "trees": 5})
+    until(lambda: app.view()["message"].startswith("Camera: Ann rolls"))
+    assert app.view()["screen"] == "table_runecast", "played: nothing to confirm"
+    app.click("history")
+    assert "Ann rolls" in app.find("goto:1")["text"]
+    app.click("back")
 
-            for _ in range(3):  # Bob and Cid roll by hand: Loki's phase
-                app.click("next")
-                if app.engine()["phase"] == "turn":
-                    app.click("roll")
-                    pool = next(h for h in app.engine()["players"] if h["active"])["dice_pool"]
-                    app.click("trees:plus", times=pool, delay_ms=40)
-                    app.click("enter_roll")
-            assert app.engine()["phase"] == "loki"
-            pool = app.engine()["loki_pool"]
+    for _ in range(3):  # Bob and Cid roll by hand: Loki's phase
+        app.click("next")
+        if app.engine()["phase"] == "turn":
+            app.click("roll")
+            pool = next(h for h in app.engine()["players"] if h["active"])["dice_pool"]
+            app.click("trees:plus", times=pool, delay_ms=40)
+            app.click("enter_roll")
+    assert app.engine()["phase"] == "loki"
+    pool = app.engine()["loki_pool"]
 
-            # Loki's dice without hammers need no card: played, but too few for the pool.
-            camera.publish("runes/t1/vision/dice", reading({"snake": 1}, photos["dice"]))
-            until(lambda: app.view()["screen"] == "camera")
-            assert app.view()["message"].startswith("The camera's reading was not played")
-            assert f"{pool} dice" in app.view()["message"]
-            app.click("discard")
+    # Loki's dice without hammers need no card: played, but too few for the pool.
+    camera.publish("runes/t1/vision/dice", reading({"snake": 1}, photos["dice"]))
+    until(lambda: app.view()["screen"] == "camera")
+    assert app.view()["message"].startswith("The camera's reading was not played")
+    assert f"{pool} dice" in app.view()["message"]
+    app.click("discard")
 
-            # Loki's dice with hammers wait for the Loki's Chosen card: held, and said so.
-            camera.publish("runes/t1/vision/dice", reading(
-                {"hammer": 1, "snake": 1, "tree": pool - 2}, photos["dice"]))
-            until(lambda: "kept until the Loki's Chosen card" in app.view()["message"])
-            assert app.view()["screen"] == "table_runecast"
-            camera.publish("runes/t1/vision/card", json.dumps({
-                "schema": 1, "seq": 2, "time": 0.0, "size": [640, 480],
-                "cards": [{"name": "FRR-FRF-FFR", "corners": [[0, 0], [9, 0], [9, 9], [0, 9]],
-                           "confidence": 0.9}]}))
-            until(lambda: app.engine()["phase"] == "turn" and app.engine()["round"] == 2)
-            until(lambda: app.view()["message"].startswith("Camera: Loki")
-                  and "kept" not in app.view()["message"])
-            assert app.view()["screen"] == "table_runecast"
-        finally:
-            app.close()
-            camera.close()
+    # Loki's dice with hammers wait for the Loki's Chosen card: held, and said so.
+    camera.publish("runes/t1/vision/dice", reading(
+        {"hammer": 1, "snake": 1, "tree": pool - 2}, photos["dice"]))
+    until(lambda: "kept until the Loki's Chosen card" in app.view()["message"])
+    assert app.view()["screen"] == "table_runecast"
+    camera.publish("runes/t1/vision/card", json.dumps({
+        "schema": 1, "seq": 2, "time": 0.0, "size": [640, 480],
+        "cards": [{"name": "FRR-FRF-FFR", "corners": [[0, 0], [9, 0], [9, 9], [0, 9]],
+                   "confidence": 0.9}]}))
+    until(lambda: app.engine()["phase"] == "turn" and app.engine()["round"] == 2)
+    until(lambda: app.view()["message"].startswith("Camera: Loki")
+          and "kept" not in app.view()["message"])
+    assert app.view()["screen"] == "table_runecast"
