@@ -607,10 +607,10 @@ def _same_face(pips: Pips, gray: Image, reach: Floats, rim: float,
     partners = np.bincount(np.r_[i[alike], j[alike]], minlength=len(pips))
     # A row's odd pip is alike to no pip near it (a pip of a cluster's face joins another
     # face only as that face's own pips do), and a 3's step from its neighbour.
-    row = (~alike & (share >= (_ROW_STRONG if pips.dark else strong))
-           & ((partners[i] == 0) | (partners[j] == 0))
+    in_row = _ROW_STRONG if pips.dark else strong
+    row = (~alike & (share >= in_row) & ((partners[i] == 0) | (partners[j] == 0))
            & (d >= _ROW_STEP[0] * pips.side[i]) & (d <= _ROW_STEP[1] * pips.side[i]))
-    alike[row] = _in_a_row(pips, i[row], j[row], _ROW_STRONG if pips.dark else strong)
+    alike[row] = _in_a_row(pips, i[row], j[row], in_row)
     i, j, d = i[alike], j[alike], d[alike]
     seams = _Seams(np.full((len(pips), len(pips)), np.nan), np.full((len(pips), len(pips)), np.nan))
     if i.size == 0:
