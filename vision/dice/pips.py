@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice.find import SIDES, Image, View, holding, label_centres, pointed_side
+from vision.dice.find import SIDES, Image, View, box_centres, holding, pointed_side
 from vision.dice.layout import GRID, pip_layout
 from vision.dice.marks import PLAIN, mark_lean, mark_mask, mark_response
 
@@ -1574,8 +1574,8 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
     away = {side for side in (_pointed_away(pairs), _pointed_away(pairs + crowded)) if side is not None}
     if not away:
         return _NEAR  # (nothing points away from the bottom: the lone dice are not worked out)
-    centres = label_centres(view.body, len(view.boxes) + 1)
-    offsets = [np.subtract(faces[blob][0].read.centre, centres[blob]) for blob in lone]
+    centres = box_centres(view.body, view.boxes, lone)
+    offsets = [np.subtract(faces[blob][0].read.centre, centre) for blob, centre in zip(lone, centres)]
     far = pointed_side(offsets, view.side)
     if far is not None:
         near = (far + 2) % len(SIDES)
