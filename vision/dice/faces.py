@@ -225,7 +225,7 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
                        np.clip(np.round(cx), 0, w - 1).astype(int)]
         over = (cxx + cyy > (_ONE_SYMBOL * side) ** 2) & np.array([False, *touching])[at_blob]
         over[0] = False
-        whole = n  # (the shapes as joined, before any is split)
+        unsplit = n  # (the shapes as joined, before any is split again)
         if over.any():
             moved = np.flatnonzero(over[lab])
             at = (xs[moved], ys[moved])
@@ -250,7 +250,7 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
         ids, at_x, at_y, blobs = ids[blobs > 0], at_x[blobs > 0], at_y[blobs > 0], blobs[blobs > 0]
         all_steps = _cut_steps(np.stack([np.stack([cxx[ids], cxy[ids]], -1),
                                          np.stack([cxy[ids], cyy[ids]], -1)], -2))
-        grown = _grown_boxes(xs, ys, lab, whole, grow, (w, h))
+        grown = _grown_boxes(xs, ys, lab, unsplit, grow, (w, h))
         cuts, plain = [], []
         for k, px, py, steps in zip(ids, at_x, at_y, all_steps):
             # The shape's own ink only (faint strokes near its marks included), not its
@@ -312,8 +312,8 @@ def _own_box(joined: np.ndarray, k: int, grown: np.ndarray,
         bx0, by0, bx1, by1 = grown[k].tolist()
         if bx0 >= x0 and by0 >= y0 and bx1 < x1 and by1 < y1:
             return bx0 - x0, by0 - y0, bx1 - bx0 + 1, by1 - by0 + 1
-    box: tuple[int, int, int, int] = cv2.boundingRect((joined[y0:y1, x0:x1] == k).view(np.uint8))
-    return box
+    left, top, w, h = cv2.boundingRect((joined[y0:y1, x0:x1] == k).view(np.uint8))
+    return left, top, w, h
 
 
 def _holding(boxes: list[tuple[int, int, int, int]], side: float,
