@@ -38,3 +38,31 @@ def test_only_the_part_of_a_view_holding_the_dice_is_read_as_the_whole_view_is(
     whole = reader.read(frame).dice
     assert [(d.face, d.box) for d in dice] == [(d.face, d.box) for d in whole]
     assert np.allclose([d.confidence for d in dice], [d.confidence for d in whole], atol=1e-6)
+
+
+@pytest.mark.parametrize("grow", [1, 2, 3])
+def test_a_shapes_box_from_its_marks_is_the_box_of_its_pixels_joined(grow: int) -> None:
+    """A joined shape's box, worked out from its marks grown by the joining kernel's reach,
+    is the box of its pixels as joined (OpenCV's ellipse reaches ``grow`` pixels along its
+    middle row and column), cut at the image's edge too; a shape reaching past the square
+    it is cut out of is boxed within the square, as its pixels there give it."""
+    marks = np.zeros((60, 90), np.uint8)
+    cv2.line(marks, (10, 10), (30, 22), 1, 2)  # a stroke aslant
+    cv2.circle(marks, (60, 30), 4, 1, -1)
+    marks[35:38, 58] = 1  # a speck a little below it, joined to it
+    cv2.line(marks, (0, 50), (12, 59), 1, 1)  # at the image's corner
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+    n, joined = cv2.connectedComponents(cv2.dilate(marks, kernel), connectivity=8)
+    points = cv2.findNonZero(marks).reshape(-1, 2)
+    xs, ys = points[:, 0], points[:, 1]
+    grown = faces._grown_boxes(xs, ys, joined[ys, xs], n, grow, (90, 60))
+    assert n == 4
+    for k in range(1, n):
+        square = (0, 0, 90, 60)
+        whole = cv2.boundingRect((joined == k).view(np.uint8))
+        assert faces._own_box(joined, k, grown, square) == whole
+        # A square cutting the shape: its pixels within the square.
+        x, y, w, h = whole
+        cut = (x + w // 2, y, x + w + 5, y + h)
+        inside = cv2.boundingRect((joined[y:y + h, x + w // 2:x + w + 5] == k).view(np.uint8))
+        assert faces._own_box(joined, k, grown, cut) == inside

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from vision.dice import find
-from vision.dice.find import _label, find_blobs
+from vision.dice.find import _label, box_centres, find_blobs
+from vision.dice.pips import READ_SIDE
+from vision.dice.render import render_scene
 
 
 def test_each_blobs_pixels_are_counted_with_its_holes_filled() -> None:
@@ -64,3 +66,25 @@ def test_blobs_labels_name_the_kept_blobs_however_many_specks(specks: int) -> No
         assert (inside == k + 1).mean() > 0.9
         assert (blobs.labels == k + 1).sum() == (inside == k + 1).sum()
     assert set(np.unique(blobs.labels).tolist()) == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize(("seed", "count", "size"), [(4000, 32, (1280, 720)), (9101, 10, (640, 480)),
+                                                     (4003, 12, (1000, 700))])
+def test_blobs_centres_from_their_boxes_are_as_from_every_pixel(
+        seed: int, count: int, size: tuple[int, int]) -> None:
+    """Each blob's centre, in the work copy and in a view, from its pixels in its box, is
+    the centre from every pixel's label counted (bit for bit): the boxes hold their blobs,
+    a view's grown as the view grows them, at any scale (one that is not a whole number of
+    pixels included)."""
+    frame = render_scene(seed, count=count, width=size[0], height=size[1]).image
+    found = find_blobs(frame)
+    view = found.view(frame, READ_SIDE)
+    for labels, boxes in ((found.labels, found.boxes), (view.body, view.boxes)):
+        blobs = list(range(1, len(boxes) + 1))
+        assert len(blobs) > 2
+        flat = labels.ravel()
+        ys, xs = np.divmod(np.arange(flat.size), labels.shape[1])
+        area = np.bincount(flat, minlength=len(blobs) + 1)[:, None]
+        every = np.stack([np.bincount(flat, xs, len(blobs) + 1), np.bincount(flat, ys, len(blobs) + 1)], 1) / area
+        assert np.array_equal(box_centres(labels, boxes, blobs), every[1:])
+        assert np.array_equal(box_centres(labels, boxes, blobs[::-2]), every[blobs[::-2]])

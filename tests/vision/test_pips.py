@@ -491,3 +491,26 @@ def test_marks_labelled_in_the_blobs_part_of_the_view_are_the_whole_views(
     for name in ("xy", "a", "b", "cov", "paint", "contrast", "fill", "outline", "blob", "side",
                  "inside", "response"):
         assert np.array_equal(getattr(part, name), getattr(whole, name)), name
+
+
+def test_a_clusters_parts_are_fitted_only_where_they_may_beat_its_sure_face(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beside a sure face of n pips a part of a split proposal replaces it only as a sure
+    face of n pips or more: only such sets of the parts are fitted (two dice touching, 13
+    pips, read as a sure 6 first: none of its parts' sets of one to five pips is fitted),
+    and the face read is that 6."""
+    frame = render_scene(4000, count=32).image
+    view = find_blobs(frame).view(frame, READ_SIDE)
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(gray, view.body, view.boxes, view.side, dark=True, sides=view.sides)
+    pairs, seams = pip_reader._same_face(pips, cv2.blur(gray, (3, 3)), 0.85 * pips.side,
+                                         0.06 * view.side, np.ones(len(pips), bool))
+    group = max(pip_reader._groups(len(pips), pairs), key=len)
+    asked: list[list[int]] = []
+    patterns = pip_reader._patterns
+    monkeypatch.setattr(pip_reader, "_patterns", lambda gray, pips, seams, sets, seen: (
+        asked.append([len(s) for s in sets]), patterns(gray, pips, seams, sets, seen))[1])
+    (face,) = pip_reader._read_groups(gray, pips, seams, [group], {})
+    assert len(group) == 13 and face is not None and face.read.face == "6" and face.read.confidence >= 0.5
+    first, parts = asked
+    assert min(first) < 6 and all(n >= 6 for n in parts)

@@ -23,7 +23,7 @@ from typing import get_args
 
 import numpy as np
 
-from vision.dice.find import find_blobs, label_centres, pointed_side
+from vision.dice.find import box_centres, find_blobs, pointed_side
 from vision.dice.reader import UNKNOWN, DiceReader, DiceReading, Die
 from vision.settings import Turn
 from vision.sources import turned
@@ -49,16 +49,17 @@ def far_side_vote(frame: np.ndarray, reading: DiceReading, tray: Tray | None = N
     if not len(blobs) or not reading.dice:
         return None
     labels, scale = blobs.labels, blobs.scale
-    centres = label_centres(labels, len(blobs) + 1) / scale
     found: dict[int, list[Die]] = {}
     h, w = labels.shape
     for die in reading.dice:
         x, y = die.centre
         found.setdefault(int(labels[min(h - 1, int(y * scale)), min(w - 1, int(x * scale))]),
                          []).append(die)
-    lone = [np.subtract(dice[0].centre, centres[blob]) for blob, dice in found.items()
+    lone = [blob for blob, dice in found.items()
             if blob and len(dice) == 1 and blobs.counts[blob - 1] == 1 and dice[0].face != UNKNOWN]
-    far = pointed_side(lone, blobs.side)
+    centres = box_centres(labels, blobs.boxes, lone) / scale
+    far = pointed_side([np.subtract(found[blob][0].centre, centre) for blob, centre in zip(lone, centres)],
+                       blobs.side)
     return None if far is None else TURNS[far]
 
 

@@ -27,7 +27,7 @@ from vision.dice.marks import mark_mask, mark_response
 from vision.tray import FAINTEST, Tray, foreground, grow
 
 __all__ = ["CLEAR", "MAX_DICE", "SIDES", "WORK_SIDE", "Blobs", "DieRegion", "View", "find_blobs", "find_dice",
-           "holding", "label_centres", "pip_side", "pointed_side", "shrink", "split_blob"]
+           "box_centres", "holding", "pip_side", "pointed_side", "shrink", "split_blob"]
 
 WORK_SIDE = 640
 MAX_DICE = 64
@@ -541,13 +541,19 @@ CLEAR = 0.03
 must give for :func:`pointed_side` to name it."""
 
 
-def label_centres(labels: Image, n: int) -> NDArray[np.float64]:
-    """The centre (x, y) of each of the ``n`` labels of ``labels`` (row 0 label 0's), in its
-    pixels."""
-    flat = labels.ravel()
-    ys, xs = np.divmod(np.arange(flat.size), labels.shape[1])
-    area = np.maximum(np.bincount(flat, minlength=n), 1)
-    out: NDArray[np.float64] = np.stack([np.bincount(flat, xs, n), np.bincount(flat, ys, n)], 1) / area[:, None]
+def box_centres(labels: Image, boxes: Sequence[Sequence[int]], which: Sequence[int]) -> NDArray[np.float64]:
+    """The centre (x, y) of each label in ``which`` of ``labels`` (row k: ``which[k]``'s), in
+    its pixels, from its box ``boxes[label - 1]`` (``x, y, w, h``), which holds all of them
+    (as the blobs' boxes hold them, in the work copy and in a view). The few labels asked
+    about, each in its box: every pixel's label counted, for the centres of the few lone
+    dice, cost a view of 32 dice some 10 ms. (Integer sums over the count: the numbers
+    every pixel gives.)"""
+    out = np.zeros((len(which), 2))
+    for row, label in enumerate(which):
+        x, y, w, h = boxes[label - 1]
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
+        count = max(len(xs), 1)
+        out[row] = (int(xs.sum()) + x * len(xs)) / count, (int(ys.sum()) + y * len(ys)) / count
     return out
 
 

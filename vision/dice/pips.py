@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.dice.find import SIDES, Image, View, holding, label_centres, pointed_side
+from vision.dice.find import SIDES, Image, View, box_centres, holding, pointed_side
 from vision.dice.layout import GRID, pip_layout
 from vision.dice.marks import PLAIN, mark_lean, mark_mask, mark_response
 
@@ -1263,13 +1263,18 @@ def _read_groups(gray: Image, pips: Pips, seams: _Seams, groups: list[list[int]]
         # Split unless the best face is a proposal by reach, whole: a part of one may
         # leave a better face, and so may a face proposed only as unbroken (black dice
         # touching show no seam between them: the face is unbroken across it).
+        # A part beats a sure face only with as many pips or more (:func:`_best_face`'s
+        # key): beside one, a proposal too small to hold that many is not split, and only
+        # its parts' sets that large are fitted (most are smaller, beside a cluster's faces).
+        least = b[2] if b is not None and b[0][0] else 0
         if (b is None or b[1] < 0.8 or not any(len(p) == b[2] for p in by_reach)
                 or not any(set(b[4]) <= set(p) for p in by_reach)):
-            for proposal in failed:
+            for proposal in (p for p in failed if len(p) >= least):
                 for k, labels in enumerate(_kmeans(pips.xy[list(proposal)], min(3, len(proposal))), 2):
                     parts.update(part for j in range(k)
                                  if (part := tuple(p for p, label in zip(proposal, labels) if label == j)))
-        split.append(_trials(pips, parts - {p for p, _ in trial}))
+        split.append([(part, large) for part, sets in _trials(pips, parts - {p for p, _ in trial})
+                      if (large := [c for c in sets if len(c) >= least])])
     _patterns(gray, pips, seams, [c for trial in split for _, cs in trial for c in cs], seen)
     for i, (t, trial) in enumerate(zip(tops, split)):
         other = _best_face(pips, trial, t, seen, seams.beside) if trial else None
@@ -1574,8 +1579,8 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
     away = {side for side in (_pointed_away(pairs), _pointed_away(pairs + crowded)) if side is not None}
     if not away:
         return _NEAR  # (nothing points away from the bottom: the lone dice are not worked out)
-    centres = label_centres(view.body, len(view.boxes) + 1)
-    offsets = [np.subtract(faces[blob][0].read.centre, centres[blob]) for blob in lone]
+    centres = box_centres(view.body, view.boxes, lone)
+    offsets = [np.subtract(faces[blob][0].read.centre, centre) for blob, centre in zip(lone, centres)]
     far = pointed_side(offsets, view.side)
     if far is not None:
         near = (far + 2) % len(SIDES)
