@@ -131,6 +131,11 @@ class FoundCard:
         """Area shared with ``other`` over the smaller one's area."""
         return _overlap(self, other)
 
+    def same_card(self, other: FoundCard) -> bool:
+        """True when this outline and ``other`` share at least ``SAME`` of the larger one's
+        area: two outlines of one card (its edge, and a line a little inside it)."""
+        return _same_card(self, other)
+
     def apart(self, other: FoundCard) -> float:
         """How far apart this outline's corners and ``other``'s are (the farthest pair,
         however numbered)."""

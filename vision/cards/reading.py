@@ -90,7 +90,8 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
             # Two cards edge to edge look like one card too: if some outline inside is a
             # card of the deck, those are what lies there (a card not in the deck seen
             # whole is one card). Only outlines that look more like a card of the deck
-            # than the whole are looked at closely.
+            # than the whole are looked at closely, and those snapped out to the whole's own
+            # size: another outline of the card the whole is (seed 90 f11, 94 f22).
             named: list[SeenCard] = []
             taken: list[FoundCard] = []
             # The whole is no card lying over its parts: the parts are judged without it.
@@ -99,7 +100,7 @@ def read_cards(frame: np.ndarray, deck: Deck, *, max_cards: int = 8) -> CardRead
                 if any(part.overlap(t) > 0.2 for t in taken):
                     continue
                 picture = seen_card(frame, part.corners)
-                if deck.distance(picture) > PART_NEARER * match.distance:
+                if not part.same_card(found) and deck.distance(picture) > PART_NEARER * match.distance:
                     continue
                 inside, _ = _named(frame, part, deck, rest, picture)
                 if inside.name is not None:

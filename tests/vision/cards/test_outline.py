@@ -7,6 +7,10 @@ import math
 
 import cv2
 import numpy as np
+import pytest
+
+from vision.cards import reading
+from vision.cards.deck import Match
 
 from vision.cards.find import (TURNS, FoundCard, _best_turn, _more_boxes, _channels, _corners_apart, _edges, _gradients,
                                _snap, _wider_outlines)
@@ -141,3 +145,33 @@ def test_a_card_taken_for_one_not_in_the_deck_has_its_alternatives_far_from_its_
     frame = np.zeros((400, 400, 3), np.uint8)  # nothing lies over it (no edge seen: no covering)
     for bare in (False, True):
         assert [o for o, _ in _other_alternatives(frame, found, [], bare)] == [far]
+
+
+def test_a_part_snapped_out_to_the_wholes_own_size_is_named_though_farther_by_signature(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outline left unknown whose part, once snapped, is nearly the whole (another
+    outline of the same card, a few pixels off: seed 90 f11, 94 f22) has that part named
+    even when its signature is no nearer a card of the deck than the whole's; a part
+    that stays a piece of the whole (another card it may be) is still looked at only
+    when nearer. Before, the same-sized part was passed over by the signature bar."""
+    whole = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    outlines = {"same": FoundCard(whole + np.float32([[3, 2], [-2, 3], [-3, -2], [2, -3]]), 0.9),
+                "piece": FoundCard(np.array([[110, 110], [190, 110], [190, 170], [110, 170]], np.float32), 0.9)}
+    monkeypatch.setattr(reading, "covering", lambda *args, **kwargs: None)
+    monkeypatch.setattr(reading, "seen_card", lambda frame, corners: corners)
+
+    class Deck:
+        def distance(self, picture: np.ndarray) -> float:
+            return 30.0  # farther than the whole's
+
+    def seen(frame: np.ndarray, f: FoundCard, deck: object, covered: object,
+             picture: object = None) -> tuple[reading.SeenCard, Match]:
+        name = "Ash Well" if any(f is o for o in outlines.values()) else None
+        return reading.SeenCard(name, f.corners, 0.8), Match(name, 0.8, False, distance=20.0)
+
+    monkeypatch.setattr(reading, "_seen", seen)
+    for kind, part in outlines.items():
+        found = FoundCard(whole, 0.9, parts=(part,), snap=lambda part=part: (part,))
+        monkeypatch.setattr(reading, "find_cards", lambda frame, max_cards, found=found: [found])
+        names = reading.read_cards(np.zeros((300, 300, 3), np.uint8), Deck()).names  # type: ignore[arg-type]
+        assert names == (("Ash Well",) if kind == "same" else (None,))
