@@ -264,20 +264,6 @@ def test_a_face_seen_more_edge_on_than_its_top_face_is_a_side_face_with_a_front_
     assert any(face is near for face in _drop_side_faces([far, near, front], 3)) is kept
 
 
-@pytest.mark.parametrize(("front_at", "kept"), [((126.0, 116.0), True), ((101.6, 103.2), False)])
-def test_a_face_is_fronted_only_by_a_face_straight_below_it(front_at: tuple[float, float],
-                                                           kept: bool) -> None:
-    """A 1 and, aslant below it, a flatter 4: its die's face towards the picture's middle
-    (seed 10580 at 640×480). A flatter 2 straight below the 4 would be the 4's own front
-    face, the 4 a top face (a die beside the 1's). But a 2 lying as much beside the 4 as
-    below it, straight below the 1, is the 1's front face: no face of a die of the 4's,
-    which was read as a die. A die's front face lies below its top face, not beside it."""
-    top = _read(1, (100.0, 60.0), 0.81, 2.1)
-    side = dataclasses.replace(_read(4, (128.8, 85.6), 0.70, 1.83), grid=_GRID)
-    front = dataclasses.replace(_read(2, front_at, 0.53, 1.52, degrees=60.0), ends=True, grid=_GRID)
-    assert any(face is side for face in _drop_side_faces([top, side, front], 1)) is kept
-
-
 def _two_dice(lone_face_y: float) -> tuple[dict[int, list[_Face]], View]:
     """A view of two dice alone in their blobs (rows 20-80 and 120-180 of columns 60-140 and
     160-240): in the first, a 4 with a flatter 1 above it; in the second, one face read, at

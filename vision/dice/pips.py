@@ -1369,7 +1369,7 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     squashed = rounder.flat - flatter.flat > _SQUASHED
     apart = dist / size
     lower, upper = (b, a) if dy > 0 else (a, b)
-    above = abs(dy) >= _STRAIGHT * dist  # (one above the other, else side by side)
+    above = abs(dy) >= 0.6 * dist  # (one above the other, else side by side)
     inner = None if middle is None else _inner_face(a, b, dx, dist, size, near, middle)
     if inner is not None:
         return inner
@@ -1416,10 +1416,6 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     return weaker if dist / _beside_size(weaker, b if weaker is a else a, size) < 0.75 else None
 
 
-# Of the step between two faces: the least of it along the picture's height for one to lie
-# above the other (a front face below its top face: half a side down, a little aside on a die
-# turned), else they lie side by side or aslant (_side_face, _straight_below).
-_STRAIGHT = 0.6
 # Of the lower face's pips' short axis: the upper face's pips, their short axis under
 # this, are seen more edge on (_edge_on). Measured where the front-face rule fires and
 # roundness alone would not drop the lower face: where it dropped a turned frame's top
@@ -1666,12 +1662,11 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
     # pips than a stray mark, and 0.6 of a face away or more, not the same face read twice)
     # is a top face: a front face shows no face of its die below it. So it is no side face
     # of another face as far away (a die behind it, seen over it, or beside it), whichever
-    # pair is weighed first. Which face a front face is its die's: :func:`_own_top`; and it
-    # lies straight below that face, not beside it (a face as much beside as below is the
-    # front face of the die it lies straight below). A face seen plainly more edge on than
-    # the face it is a side face of (:func:`_edge_on`) is its side face still, whatever lies
-    # below it (two parts of one side face, or a front face and a side face of its own read
-    # below it): two dice's top faces are seen alike (docs/vision-log.md, s27-dice-ghost).
+    # pair is weighed first. Which face a front face is its die's: :func:`_own_top`. But a
+    # face seen plainly more edge on than the face it is a side face of (:func:`_edge_on`)
+    # is its side face still, whatever lies below it (two parts of one side face, or a
+    # front face and a side face of its own read below it): two dice's top faces are seen
+    # alike (docs/vision-log.md, s27-dice-ghost).
     below: dict[int, list[tuple[float, int]]] = {}
     for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         for k, other in ((i, j), (j, i)):
@@ -1680,9 +1675,7 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
                     and front.flat < faces[k].flat and len(front.pips) > 1 and gap >= _OWN_FRONT):
                 below.setdefault(other, []).append((gap, k))
     judged = {(i, j): face for i, j, face in verdicts}
-    fronted = {top for front, found in below.items()
-               if (top := _own_top(faces, sorted(found), judged)) is not None
-               and _straight_below(faces[front], faces[top], near)}
+    fronted = {top for found in below.values() if (top := _own_top(faces, sorted(found), judged)) is not None}
     dropped: set[int] = set()
     for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         if face is None or i in dropped or j in dropped:
@@ -1691,13 +1684,6 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
         if k not in fronted or gap < _OWN_FRONT or _edge_on(faces[k], faces[m]):
             dropped.add(k)
     return [f for k, f in enumerate(faces) if k not in dropped]
-
-
-def _straight_below(lower: _Face, upper: _Face, near: Floats) -> bool:
-    """Whether ``lower`` lies below ``upper`` (towards the camera, at ``near``) more than
-    beside it, as :func:`_side_face` takes one face to lie above another."""
-    across, down = _turned(np.subtract(lower.read.centre, upper.read.centre), near)
-    return down >= _STRAIGHT * math.hypot(across, down)
 
 
 def _own_top(faces: list[_Face], found: list[tuple[float, int]],
