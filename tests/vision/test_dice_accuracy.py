@@ -523,6 +523,18 @@ def test_a_side_face_over_its_dies_front_face_is_no_die(seed: int) -> None:
     assert result.detections == result.matched
 
 
+@pytest.mark.parametrize("seed", [10476, 11617, 10536, 11313])
+def test_a_front_faces_lone_pip_and_a_side_face_over_a_face_below_are_no_die(seed: int) -> None:
+    """640×480: a lone pip of a die's front face, narrower across than its top face's pips,
+    a face's side or more below it (10476, twice; 11617), and a side face plainly more edge
+    on than its top face, with a face of its own below it that was taken for its front face
+    (10536, 11313): each was read as a die. A 1's pip is no narrower than its die's other
+    pips, and a die in front is nearer the camera; two dice's top faces are seen alike."""
+    scene = render_scene(seed, width=640, height=480)
+    result = _scored(scene)
+    assert result.detections == result.matched
+
+
 def test_a_cluster_whose_only_faces_read_are_1s_is_read_at_its_pips_size() -> None:
     """640×480: six blue dice touching in one blob, taken for one die (112 px for dice
     some 40 px). Only two 1s were read, their sides (from their pips' size) just over half

@@ -235,6 +235,35 @@ def test_a_face_with_its_own_front_face_below_is_no_side_face(fronted: bool) -> 
     assert kept == ([far, near] if fronted else [far])
 
 
+@pytest.mark.parametrize(("short", "dropped"), [(1.5, True), (2.1, False)])
+def test_a_lone_pip_below_a_face_where_its_die_ends_is_a_front_face_if_narrower(
+        short: float, dropped: bool) -> None:
+    """A black 6 and, a face's side below it, a 1, their die ending just below the 1 (seed
+    11617 at 640×480): too round together for one die's faces and further below than a
+    front face lies, measured by the 6's side, so the 1 was read as a die in front. But a
+    1's pip is no narrower than its die's other pips, and a die in front is nearer the
+    camera: a lone pip narrower across than the 6's pips is a pip of the 6's front face.
+    As wide, it may be a die in front, and is kept."""
+    top = _read(6, (100.0, 60.0), 0.84, 2.24)
+    below = dataclasses.replace(_read(1, (100.0, 100.0), 0.75, short), ends=True)
+    assert _side_face(top, below, 1, 40.0) is (below if dropped else None)
+
+
+@pytest.mark.parametrize(("flat", "short", "kept"), [(0.70, 2.4, True), (0.62, 2.0, False)])
+def test_a_face_seen_more_edge_on_than_its_top_face_is_a_side_face_with_a_front_face_below(
+        flat: float, short: float, kept: bool) -> None:
+    """As in the test above, a 1 below another 1 with a flatter 2 below it. A face with a
+    front face of its own below it is a top face, so no side face of a face beside it
+    (seed 4014); but seen plainly more edge on than that face (flatter by 0.1, its pip
+    under 0.8 as wide), it is that face's side face however a face below it looks: two
+    parts of one side face, or a die's front face and the face below it, seen alike (seeds
+    10536, 11313 at 640×480), read as a die."""
+    far = _read(1, (100.0, 60.0), 0.83, 2.7)
+    near = _read(1, (96.0, 88.0), flat, short)
+    front = _read(2, (92.0, 116.0), 0.50, 1.5)
+    assert any(face is near for face in _drop_side_faces([far, near, front], 3)) is kept
+
+
 def _two_dice(lone_face_y: float) -> tuple[dict[int, list[_Face]], View]:
     """A view of two dice alone in their blobs (rows 20-80 and 120-180 of columns 60-140 and
     160-240): in the first, a 4 with a flatter 1 above it; in the second, one face read, at

@@ -1361,8 +1361,10 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
     turned from the camera's view, a 1 beside a 3 on one die was its top face.) A lower
     face with nothing of a die below it (``ends``), no further below than a front face
     lies, is a side face however round the two measure, unless the upper one is seen
-    more edge on (:func:`_edge_on`: the frame's side taken wrong); so is a face towards
-    the picture's ``middle`` squashed along the step from the other (:func:`_inner_face`).
+    more edge on (:func:`_edge_on`: the frame's side taken wrong); so is a lone pip below
+    a face whose die ends below it, narrower across than that face's pips, however far
+    below (:func:`_front_pip`), and a face towards the picture's ``middle`` squashed along
+    the step from the other (:func:`_inner_face`).
     "Below" and "across" are along ``near``, the side of the picture the camera is at
     (:func:`_near_side`): the picture's bottom unless its faces say otherwise.
     """
@@ -1381,6 +1383,8 @@ def _side_face(a: _Face, b: _Face, count: int, size: float,
         # lies: it is the face towards the camera, not a die in front (whose own front face
         # would show below it), however round both measure (a front face's small pips,
         # blurred, measure round, and a side face's at the frame's edge, seen less edge on).
+        return lower
+    if above and lower.ends and _front_pip(lower, upper):
         return lower
     if not (a.flat ** 2 + b.flat ** 2 < 1.25 or apart < 0.8):
         return None
@@ -1436,8 +1440,33 @@ def _edge_on(upper: _Face, lower: _Face) -> bool:
     other side (a frame turned, no cue telling its side): the lower face is the die's top
     face, its die ending just past it, away from the camera, and the upper its front face.
     There the front-face rule would drop the top face; roundness weighs the two instead
-    (docs/vision-log.md, s26-dice-turned)."""
+    (docs/vision-log.md, s26-dice-turned). Any two faces may be so weighed: one seen more
+    edge on than a face it is a side face of is no top face, whatever lies below it
+    (:func:`_drop_side_faces`)."""
     return upper.flat <= lower.flat - _SQUASHED and upper.short < _NARROWER * lower.short
+
+
+# Of the short axis of the pips of the face above: a lone pip below it, narrower across than
+# this, is a front face's pip (_front_pip). Measured where the lower face's die ends below it:
+# front faces' lone pips read as a die 0.54-0.85 (640×480 seeds 9100-11999); the seven lone
+# pips there that are top faces 0.88-1.62 (those seeds, 1280×720 seeds 11560-11619 turned,
+# the webcam photos).
+_PIP_NARROWER = 0.86
+
+
+def _front_pip(lower: _Face, upper: _Face) -> bool:
+    """Whether ``lower``, a face below ``upper`` whose die ends just below it, is a lone pip
+    narrower across than ``upper``'s pips by :data:`_PIP_NARROWER`: a pip of the face
+    towards the camera, however far below (a front face read from one pip, its others lost
+    in blur or read as a face of their own, is measured by a lone pip's size, no die's).
+
+    A 1's pip is as large as its die's other pips or larger, and a die in front is nearer
+    the camera than the die behind it: a top face's lone pip below a face is no narrower
+    across than that face's pips. A front face's pips are foreshortened across, and blur
+    leaves them as round as the top face's but narrower (docs/vision-log.md, s27-dice-ghost).
+    Seen from the other side (a frame turned, its side not told), the lower face is the top
+    face and the face above it the front face, narrower: the rule keeps it."""
+    return len(lower.pips) == 1 and lower.short < _PIP_NARROWER * upper.short
 
 
 def _along(face: _Face, unit: Floats) -> float:
@@ -1638,7 +1667,11 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
     # pips than a stray mark, and 0.6 of a face away or more, not the same face read twice)
     # is a top face: a front face shows no face of its die below it. So it is no side face
     # of another face as far away (a die behind it, seen over it, or beside it), whichever
-    # pair is weighed first. Which face a front face is its die's: :func:`_own_top`.
+    # pair is weighed first. Which face a front face is its die's: :func:`_own_top`. But a
+    # face seen plainly more edge on than the face it is a side face of (:func:`_edge_on`)
+    # is its side face still, whatever lies below it (two parts of one side face, or a
+    # front face and a side face of its own read below it): two dice's top faces are seen
+    # alike (docs/vision-log.md, s27-dice-ghost).
     below: dict[int, list[tuple[float, int]]] = {}
     for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         for k, other in ((i, j), (j, i)):
@@ -1652,8 +1685,8 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
     for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         if face is None or i in dropped or j in dropped:
             continue
-        k = i if face is faces[i] else j
-        if k not in fronted or gap < _OWN_FRONT:
+        k, m = (i, j) if face is faces[i] else (j, i)
+        if k not in fronted or gap < _OWN_FRONT or _edge_on(faces[k], faces[m]):
             dropped.add(k)
     return [f for k, f in enumerate(faces) if k not in dropped]
 
