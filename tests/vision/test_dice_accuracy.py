@@ -497,6 +497,28 @@ def test_a_die_in_front_seen_from_above_is_read(seed: int) -> None:
     assert (result.correct, result.detections) == (result.truths, result.truths)
 
 
+@pytest.mark.parametrize(("seed", "die"), [(10353, 2), (10861, 5), (10861, 6), (10919, 3), (11120, 2)])
+def test_a_die_in_front_of_another_whose_own_front_face_shows_is_read(seed: int, die: int) -> None:
+    """640×480, tilted 25-30°: two dice one behind the other, touching, alike in roundness,
+    the front die's top face about a front face's distance below the die behind's. It was
+    dropped as that die's front face: its own front face, read below it, measured as round
+    as it (blurred pips a few pixels across), so it did not count as a front face. That
+    face ends its die, and the front die's top face does not: a front face's top face."""
+    scene = render_scene(seed, width=640, height=480)
+    assert _faces_read_on(None, scene, die) == [scene.dice[die].face]
+
+
+@pytest.mark.parametrize(("seed", "size"), [(10357, (640, 480)), (11125, (640, 480)), (11373, (1280, 720))])
+def test_a_side_face_over_a_face_that_ends_its_die_is_no_die(seed: int, size: tuple[int, int]) -> None:
+    """A left or right face, or a face read from a side face's pips, with another face below
+    it that ends its die: the upper face ends its die too (10357), or is no sure face
+    (11125), or measures smaller than the face below (11373: a right face's 2, seen edge
+    on), so the face below is no front face of a top face."""
+    scene = render_scene(seed, width=size[0], height=size[1])
+    result = _scored(scene)
+    assert (result.correct, result.detections) == (result.truths, result.truths)
+
+
 @pytest.mark.parametrize("seed", [10207, 11384])
 def test_a_side_face_towards_the_pictures_middle_is_no_die(seed: int) -> None:
     """640×480: a die in the frame's left part (10207, tilted 11°) or bottom left corner

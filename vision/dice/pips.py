@@ -1642,6 +1642,9 @@ def _face_size(face: _Face) -> float:
 
 
 _OWN_FRONT = 0.6  # of a face: the least gap of a face's own front face (_drop_side_faces)
+# A face read this surely is a face, not a stray mark or a side face's pips read doubtfully
+# (_its_front; as _SURE_1, a lone pip surely a 1).
+_SURE_FACE = 0.9
 
 
 def _close_pairs(faces: list[_Face], *, across: bool = False) -> list[tuple[float, int, int, float]]:
@@ -1663,21 +1666,20 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
     camera is at (:func:`_near_side`), ``middle`` the picture's centre (:func:`_inner_face`)."""
     pairs = _close_pairs(faces, across=across)
     verdicts = [(i, j, _side_face(faces[i], faces[j], count, size, near, middle)) for _, i, j, size in pairs]
-    # A face with a side face of its own below it (its die's front face: flatter, of more
-    # pips than a stray mark, and 0.6 of a face away or more, not the same face read twice)
-    # is a top face: a front face shows no face of its die below it. So it is no side face
-    # of another face as far away (a die behind it, seen over it, or beside it), whichever
-    # pair is weighed first. Which face a front face is its die's: :func:`_own_top`. But a
-    # face seen plainly more edge on than the face it is a side face of (:func:`_edge_on`)
-    # is its side face still, whatever lies below it (two parts of one side face, or a
-    # front face and a side face of its own read below it): two dice's top faces are seen
-    # alike (docs/vision-log.md, s27-dice-ghost).
+    # A face with a side face of its own below it (its die's front face, 0.6 of a face away
+    # or more, not the same face read twice: :func:`_its_front`) is a top face: a front face
+    # shows no face of its die below it. So it is no side face of another face as far away
+    # (a die behind it, seen over it, or beside it), whichever pair is weighed first. Which
+    # face a front face is its die's: :func:`_own_top`. But a face seen plainly more edge on
+    # than the face it is a side face of (:func:`_edge_on`) is its side face still, whatever
+    # lies below it (two parts of one side face, or a front face and a side face of its own
+    # read below it): two dice's top faces are seen alike (docs/vision-log.md, s27-dice-ghost).
     below: dict[int, list[tuple[float, int]]] = {}
     for (gap, _, _, _), (i, j, face) in zip(pairs, verdicts):
         for k, other in ((i, j), (j, i)):
             front = faces[other]
             if (face is front and np.dot(np.subtract(front.read.centre, faces[k].read.centre), near) > 0
-                    and front.flat < faces[k].flat and len(front.pips) > 1 and gap >= _OWN_FRONT):
+                    and gap >= _OWN_FRONT and _its_front(front, faces[k])):
                 below.setdefault(other, []).append((gap, k))
     judged = {(i, j): face for i, j, face in verdicts}
     fronted = {top for found in below.values() if (top := _own_top(faces, sorted(found), judged)) is not None}
@@ -1689,6 +1691,30 @@ def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
         if k not in fronted or gap < _OWN_FRONT or _edge_on(faces[k], faces[m]):
             dropped.add(k)
     return [f for k, f in enumerate(faces) if k not in dropped]
+
+
+def _its_front(front: _Face, top: _Face) -> bool:
+    """Whether ``front``, a side face of ``top`` lying below it, shows that ``top`` is a top
+    face (its die's front face below it), not another die's side face.
+
+    It does when it is flatter than ``top`` (a front face is seen more edge on below 45°
+    of tilt), or when it ends its die (:func:`_ends_below`: nothing of a die below it, as
+    a front face's does) where ``top`` does not, ``top`` read surely (:data:`_SURE_FACE`)
+    and measuring larger (its grid's side).
+
+    Pips a few pixels across are measured roughly: a front face's blurred pips measured as
+    round as its top face's, or rounder (0.72 below 0.69), so two dice one behind the
+    other, the front die's top face a front face's distance below the die behind's, lost
+    the front die as the other's front face. Its own front face below it ends its die,
+    which a front face's top face never does, and it measures smaller than its top face
+    (foreshortened more below 45°), where a left or right face seen edge on, over a face
+    below it, measures smaller than that face. A face of one pip is a stray mark unless
+    read surely (a 1; a front face's lone pip read doubtfully lies beside side faces'
+    pips) (docs/vision-log.md, s27-dice-missed)."""
+    if len(front.pips) == 1 and front.read.confidence < _SURE_FACE:
+        return False
+    return front.flat < top.flat or (front.ends and not top.ends and top.read.confidence >= _SURE_FACE
+                                     and top.read.side > front.read.side)
 
 
 def _own_top(faces: list[_Face], found: list[tuple[float, int]],
