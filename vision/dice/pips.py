@@ -1643,7 +1643,7 @@ def _face_size(face: _Face) -> float:
 
 _OWN_FRONT = 0.6  # of a face: the least gap of a face's own front face (_drop_side_faces)
 # A face read this surely is a face, not a stray mark or a side face's pips read doubtfully
-# (_its_front; as _SURE_1, a lone pip surely a 1).
+# (_its_front; a lone pip there must be surely a 1, _SURE_1).
 _SURE_FACE = 0.9
 
 
@@ -1711,7 +1711,7 @@ def _its_front(front: _Face, top: _Face) -> bool:
     below it, measures smaller than that face. A face of one pip is a stray mark unless
     read surely (a 1; a front face's lone pip read doubtfully lies beside side faces'
     pips) (docs/vision-log.md, s27-dice-missed)."""
-    if len(front.pips) == 1 and front.read.confidence < _SURE_FACE:
+    if len(front.pips) == 1 and front.read.confidence < _SURE_1:
         return False
     return front.flat < top.flat or (front.ends and not top.ends and top.read.confidence >= _SURE_FACE
                                      and top.read.side > front.read.side)
