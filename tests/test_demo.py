@@ -21,7 +21,7 @@ import pytest
 
 from companion import demo as demo_module
 from companion.app.display import VirtualScreen
-from companion.demo.leds import TITLE
+from companion.demo.leds import TITLE, announce
 from tests.support.mqtt import Probe, decode
 
 RUNES_DEMO = Path(sys.executable).with_name("runes-demo")
@@ -139,6 +139,16 @@ def test_the_demo_comes_up_shows_lit_leds_and_stops_with_one_ctrl_c(tmp_path: Pa
         assert [p for p in family if alive(p)] == []
         assert mentioning(str(state)) == []
         assert "everything is stopped" in (tmp_path / "demo.out").read_text()
+
+
+def test_the_led_window_announces_its_port_whole_over_a_stale_file(tmp_path: Path) -> None:
+    """The demo reads the port as soon as the file exists, so the file appears already
+    holding it (renamed into place), replacing one left by an earlier run."""
+    ready = tmp_path / "leds.port"
+    ready.write_text("")
+    announce(ready, 40123)
+    assert int(ready.read_text()) == 40123
+    assert sorted(tmp_path.iterdir()) == [ready]
 
 
 def test_the_reader_stamp_follows_the_reading_code(tmp_path: Path) -> None:

@@ -70,6 +70,17 @@ class FrameInbox:
             return dict(self.latest)
 
 
+def announce(ready: Path, port: int) -> None:
+    """Write the port to ``ready`` whole, by renaming a finished file onto it.
+
+    The demo starts the trackers as soon as ``ready`` exists; a plain write creates the
+    file before it fills it, and on a loaded machine the demo read it empty.
+    """
+    part = ready.with_name(ready.name + ".part")
+    part.write_text(str(port))
+    part.replace(ready)
+
+
 def _build(trackers: Sequence[str], inbox: FrameInbox, ready: Path, port: int) -> Any:
     from kivy.app import App
     from kivy.clock import Clock
@@ -126,7 +137,7 @@ def _build(trackers: Sequence[str], inbox: FrameInbox, ready: Path, port: int) -
 
         def on_start(self) -> None:
             inbox.start()
-            Clock.schedule_once(lambda _: ready.write_text(str(port)), 0.5)
+            Clock.schedule_once(lambda _: announce(ready, port), 0.5)
 
         def refresh(self, _: float) -> None:
             if not inbox.dirty.is_set():
