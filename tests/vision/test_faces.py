@@ -66,3 +66,26 @@ def test_a_shapes_box_from_its_marks_is_the_box_of_its_pixels_joined(grow: int) 
         cut = (x + w // 2, y, x + w + 5, y + h)
         inside = cv2.boundingRect((joined[y:y + h, x + w // 2:x + w + 5] == k).view(np.uint8))
         assert faces._own_box(joined, k, grown, cut) == inside
+
+
+def test_a_kind_of_marks_no_die_has_is_not_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Marks are looked for only of the kinds the dice have, as their grey levels tell
+    (dark marks on the Runecast dice's light faces); a die whose grey levels do not tell
+    (read with both kinds when unsure) has both looked for."""
+    frame = _dice_in_a_corner()
+    view = find_blobs(frame).view(frame, faces.FACE_SIDE)
+    looked: list[bool] = []
+    respond = faces.mark_response
+
+    def response(gray: np.ndarray, side: float, *, dark: bool) -> np.ndarray:
+        looked.append(dark)
+        return respond(gray, side, dark=dark)
+
+    monkeypatch.setattr(faces, "mark_response", response)
+    shapes = faces._shapes(view, both_when_unsure=True)
+    assert looked == [True]
+    assert shapes and all(shape.dark for shape in shapes)
+    looked.clear()
+    monkeypatch.setattr(faces, "mark_lean", lambda gray, body, side, count: np.zeros(count))
+    faces._shapes(view, both_when_unsure=True)
+    assert looked == [True, False]

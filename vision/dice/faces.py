@@ -77,6 +77,7 @@ _MIN_SIDE = 20.0
 # faces run together.
 _ONE_SYMBOL = 0.25
 _DISC = ((np.mgrid[0:_T, 0:_T] - (_T - 1) / 2) ** 2).sum(0) <= (_T / 2) ** 2
+_MIDDLE = np.full(2, (_T - 1) / 2)  # a cut-out's middle pixel, x and y
 # Each cut-out pixel's x and y from the middle (2 × _T²).
 _GRID = (np.mgrid[0:_T, 0:_T][::-1] - (_T - 1) / 2).reshape(2, -1)
 
@@ -168,9 +169,11 @@ def _blurred(ink: np.ndarray, a: np.ndarray) -> np.ndarray:
 def _cut(ink: np.ndarray, centre: tuple[float, float], a: np.ndarray) -> np.ndarray:
     """The ink around ``centre`` as a ``_T``-pixel square, one pixel of it ``a`` in the
     image (the ink smoothed for such pixels: _blurred)."""
-    mid = (_T - 1) / 2
-    offset = np.array(centre) - a @ np.array([mid, mid])
-    m = np.hstack([a, offset[:, None]]).astype(np.float32)
+    # (Filled in place: a hundred cut-outs a frame, and NumPy's stacking costs more than
+    # the numbers.)
+    m = np.empty((2, 3), np.float32)
+    m[:, :2] = a
+    m[:, 2] = np.array(centre) - a @ _MIDDLE
     return cv2.warpAffine(ink, m, (_T, _T), flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
@@ -186,11 +189,6 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     gray, body = gray[oy:y_end, ox:x_end], view.body[oy:y_end, ox:x_end]
     boxes = [(x - ox, y - oy, bw, bh) for x, y, bw, bh in view.boxes]
     h, w = gray.shape
-    found = {}
-    for dark in (True, False):
-        response = mark_response(gray, side, dark=dark)
-        core, faint = mark_masks(response, body, boxes, (0.5, _FAINT))
-        found[dark] = (response, mark_reach(core, faint), core)
     # Each die's marks are the colour its face has least of: dark marks on a light die.
     lean = mark_lean(gray, body, side, len(boxes) + 1)
     dark_die = lean >= 0
@@ -200,17 +198,28 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
     grow = max(1, round(_JOIN * side))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
     out: list[_Shape] = []
-    for dark, (response, marks, core) in found.items():
+    for dark in (True, False):
         mine = np.zeros(256, np.uint8)
         mine[:len(lean)] = (dark_die == dark) | unsure
-        marks = marks * cv2.LUT(body, mine)  # (a byte look-up: a tenth of NumPy's indexing)
+        if not mine[1:].any():
+            # No die has this kind of marks (dice of one colour, as a set mostly is): its
+            # marks are not looked for (label 0, the tray, has none: see mark_masks).
+            continue
+        response = mark_response(gray, side, dark=dark)
+        core, faint = mark_masks(response, body, boxes, (0.5, _FAINT))
+        # (A byte look-up: a tenth of NumPy's indexing.)
+        marks = mark_reach(core, faint) * cv2.LUT(body, mine)
         # Strokes close together are one symbol (a hammer's head and handle).
         n, joined = cv2.connectedComponents(cv2.dilate(marks, kernel), connectivity=8)
         points = cv2.findNonZero(marks)
         points = np.zeros((0, 2), np.int32) if points is None else points.reshape(-1, 2)
         xs, ys = points[:, 0], points[:, 1]
-        wt = response[ys, xs].astype(float)
-        lab = joined[ys, xs]
+        # (Pixels looked up by their index in the flattened part, and labels made NumPy's
+        # own index type: by 32-bit rows and columns, or labels, NumPy takes a path three
+        # times slower, for the tens of thousands of pixels a frame's marks have.)
+        flat = ys.astype(np.intp) * w + xs
+        wt = np.take(response, flat).astype(float)
+        lab = np.take(joined, flat).astype(np.intp)
         cx, cy, cxx, cyy, cxy = _moments(lab, n, xs, ys, wt)
         # A shape spreading over one symbol (_ONE_SYMBOL) on a blob of touching dice is a
         # top face's strokes run into what lies a pixel or two off them, a neighbour's side
@@ -230,14 +239,14 @@ def _shapes(view: View, *, both_when_unsure: bool = False) -> list[_Shape]:
             moved = np.flatnonzero(over[lab])
             at = (xs[moved], ys[moved])
             n = _split(marks, joined, n, over, grow, at)
-            lab[moved] = joined[at[1], at[0]]
+            lab[moved] = np.take(joined, flat[moved])
             # (The shapes split have no ink left: too little to be kept, below.)
             cx, cy, cxx, cyy, cxy = (np.concatenate([old, new[len(old):]]) for old, new in zip(
                 (cx, cy, cxx, cyy, cxy), _moments(lab[moved], n, *at, wt[moved])))
         # Its ink as weighed against other shapes' (a side face's symbol, foreshortened,
         # has less than the top face's) is only its marks, not what they reach into: a
         # side face's thin strokes gain more, in share, from their flanks than a top face's.
-        solid = np.bincount(lab, wt * core[ys, xs], n)
+        solid = np.bincount(lab, wt * np.take(core, flat), n)
         count = np.bincount(lab, minlength=n)
         spread = np.sqrt(np.maximum(cxx + cyy, 0.0))
         ok = ((count >= 0.01 * side * side) & (spread >= max(0.05 * side, _MIN_SPREAD))
