@@ -1572,10 +1572,11 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
 
 # Of the frame's faces' pips' mean shape (scaled to determinant 1, weighed by pips): how
 # much more it must be squashed along one of the picture's axes than the other to name
-# that axis as the camera's (_foreshortened_side). Measured on rendered frames upright
-# (1280×720 seeds 11560-11619, 12060-12119; 640×480 seeds 9100-9699): of frames past it,
-# none but one of two faces (-0.25, 9104: hence _AXIS_FACES) had it across, where turned
-# a quarter every one does; frames seen from nearly above measure under it (0.0-0.1).
+# that axis as the camera's (_foreshortened_side). Measured on rendered frames upright:
+# at 1280×720 (seeds 11560-11619, 12060-12119) no frame past it had it across; at 640×480
+# (9100-9699) 5 frames of three faces or more did (-0.12 to -0.32; none read otherwise:
+# their side faces' pull or lone dice said no side), and more of two faces (-0.25, 9104:
+# hence _AXIS_FACES). Frames seen from nearly above measure under it.
 _AXIS = 0.1
 _AXIS_FACES = 3  # faces of two pips or more: the fewest whose mean shape names the axis
 # Of the frame's side faces' pull along the axis (their unit steps from their top faces,
