@@ -726,6 +726,21 @@ def test_a_top_face_under_its_front_face_is_read_upside_down_with_no_cue(seed: i
     assert result.correct == result.truths
 
 
+@pytest.mark.parametrize(("seed", "turn"), [(12060, "180"), (12077, "180"), (12111, "90")])
+def test_a_turned_frame_with_no_plain_cue_is_read_from_where_its_faces_are_foreshortened(
+        seed: int, turn: str) -> None:
+    """1280×720 turned, no side faces and lone dice saying plainly where the camera is, so
+    read as from the bottom: front faces above or beside their top faces were read as dice
+    (and top faces dropped as front faces). The faces' pips, squashed along the line
+    towards the camera, and their side faces' pull along it tell the camera's side: the
+    frame reads as it does upright, every die it reads there and no reading of no die."""
+    scene = render_scene(seed, width=1280, height=720)
+    upright = (scene.image, [Labelled(d.face, d.box) for d in scene.dice])
+    turned = next(turned_set(iter([upright]), turn))
+    (before, _), (after, _) = (score(DiceReader(), iter([frame])) for frame in (upright, turned))
+    assert (after.correct, after.detections) == (before.correct, before.matched)
+
+
 def test_a_photo_taken_from_the_far_side_reads_right_turned(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A camera at the far side of the tray sees the dice upside down, their front faces

@@ -56,7 +56,7 @@ _EYE = np.eye(2)  # (made once: np.eye costs more than the 2×2 sums it goes int
 # The side of the picture a camera looks from, unless a frame's faces say otherwise: its
 # bottom (x right, y down), the far side of the table up.
 _NEAR: Floats = SIDES[2]  # (down)
-_PLAINLY = 0.2  # roundness: a face's pips this much flatter than its neighbour's (_near_side)
+_PLAINLY = 0.2  # roundness: a face's pips this much flatter than its neighbour's (_cued_side)
 # Roundness: a face's pips this much flatter than its neighbour's are squashed another way,
 # so one of the two may be a side face (_side_face). Measured on one pip, a lone pip's
 # face, it is rough: such a face must be plainly flatter to say where the camera is.
@@ -1559,10 +1559,86 @@ def _turned_cov(cov: Floats, near: Floats) -> Floats:
 
 
 def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
+    """The side of the picture the camera looks from, as the faces read in the blobs of
+    ``view`` (before side faces are dropped) say it: by their side faces and lone dice
+    (:func:`_cued_side`), else by the way their pips are foreshortened
+    (:func:`_foreshortened_side`), else the picture's bottom (where a camera at the
+    table's near side puts it)."""
+    cued = _cued_side(faces, view)
+    if cued is not None:
+        return cued
+    seen = _foreshortened_side(faces, view)
+    return _NEAR if seen is None else seen
+
+
+# Of the frame's faces' pips' mean shape (scaled to determinant 1, weighed by pips): how
+# much more it must be squashed along one of the picture's axes than the other to name
+# that axis as the camera's (_foreshortened_side). Measured on rendered frames upright:
+# at 1280×720 (seeds 11560-11619, 12060-12119) no frame past it had it across; at 640×480
+# (9100-9699) 5 frames of three faces or more did (-0.12 to -0.32; none read otherwise:
+# their side faces' pull or lone dice said no side), and more of two faces (-0.25, 9104:
+# hence _AXIS_FACES). Frames seen from nearly above measure under it.
+_AXIS = 0.1
+_AXIS_FACES = 3  # faces of two pips or more: the fewest whose mean shape names the axis
+# Of the frame's side faces' pull along the axis (their unit steps from their top faces,
+# summed): the least that names the camera's side on it, about one side face's worth.
+# Upright 640×480 frames read as from the top lost dice where it was under it (9353: 0.74
+# the wrong way, three faces; turned frames won back pull 1.4-10).
+_TOWARDS = 1.0
+
+
+def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
+    """The side of the picture the camera looks from, as the faces' foreshortening says
+    it where :func:`_cued_side` finds no plain cue, or None if it does not say it.
+
+    A camera looks at the table aslant, so each top face (and its front face) is squashed
+    along the line towards the camera, whichever way the camera is turned: the faces' pips
+    together, flatter along one of the picture's axes than the other by :data:`_AXIS`,
+    name that axis. Along it, the side faces lie off their top faces towards the camera
+    (their pull, :data:`_TOWARDS`), and the lone dice's top faces off their blobs' centres
+    away from it: the two agreeing (or no lone die to ask) name the side (a pair with a
+    lone pip's face plainly flatter, :data:`_PLAINLY`: one pip's roundness is rough, and
+    a 1 measured round beside two 2s 0.14-0.17 flatter turned 9737 upside down). Without the
+    axis the pull is no proof (two dice one behind the other, a left or right face), and
+    :func:`_cued_side` asks for more; with it, a frame turned a quarter, whose default
+    bottom lies across the axis, or upside down is read from its camera's side: every
+    rendered frame turned so lost its dice to the side taken (docs/vision-log.md,
+    s28-dice-turned). The lone dice must not disagree: upright frames whose side faces
+    pulled up (faces flatter above faces: dice behind dice, 9395, 9518, 9659) lost dice."""
+    many = [face for found in faces.values() for face in found if len(face.pips) > 1]
+    if len(many) < _AXIS_FACES:
+        return None
+    weights = np.array([len(face.pips) for face in many], float)
+    shape = np.tensordot(weights, np.array([face.squash for face in many]), 1) / weights.sum()
+    across = float(shape[0, 0] - shape[1, 1])  # (> 0: squashed along the picture's height)
+    if abs(across) < _AXIS:
+        return None
+    axis = SIDES[2] if across > 0 else SIDES[3]
+    pull = 0.0
+    for found in faces.values():
+        for _, i, j, _ in _close_pairs(found):
+            flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
+            least = _SQUASHED if len(flatter.pips) > 1 and len(rounder.pips) > 1 else _PLAINLY
+            if flatter.short <= rounder.short and rounder.flat - flatter.flat >= least:
+                step = np.subtract(flatter.read.centre, rounder.read.centre)
+                pull += float(step @ axis) / max(float(np.hypot(*step)), 1e-9)
+    if abs(pull) < _TOWARDS:
+        return None
+    lone = [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
+    if lone:
+        centres = box_centres(view.body, view.boxes, lone)
+        away = sum(float(np.subtract(faces[blob][0].read.centre, centre) @ axis)
+                   for blob, centre in zip(lone, centres))
+        if away * pull >= 0:
+            return None  # (the lone dice say the other side, or nothing)
+    out: Floats = axis if pull > 0 else -axis
+    return out
+
+
+def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     """The side of the picture the camera looks from, when the faces read in the blobs of
     ``view`` (before side faces are dropped) say it plainly in two ways, or, with no lone
-    die to ask, plainly in one; else the picture's bottom (where a camera at the table's
-    near side puts it).
+    die to ask, plainly in one; else None.
 
     A die shows its top face and the faces towards the camera, and below 45° of tilt (most
     views of a table) a side face is flatter than its top face, its pips no wider: in a
@@ -1605,21 +1681,21 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
                 plain += step
                 sides.add(int(np.argmax(SIDES @ step)))
     if not lone:
-        return SIDES[sides.pop()] if len(sides) == 1 and float(plain @ _NEAR) < 0 else _NEAR
+        return SIDES[sides.pop()] if len(sides) == 1 and float(plain @ _NEAR) < 0 else None
     away = {side for side in (_pointed_away(pairs), _pointed_away(pairs + crowded)) if side is not None}
     if not away:
-        return _NEAR  # (nothing points away from the bottom: the lone dice are not worked out)
+        return None  # (nothing points away from the bottom: the lone dice are not worked out)
     centres = box_centres(view.body, view.boxes, lone)
     offsets = [np.subtract(faces[blob][0].read.centre, centre) for blob, centre in zip(lone, centres)]
     far = pointed_side(offsets, view.side)
     if far is not None:
         near = (far + 2) % len(SIDES)
-        return SIDES[near] if near in away else _NEAR
+        return SIDES[near] if near in away else None
     # Lone dice pulled aslant name no side, but may still lie beyond their blobs' centres
     # from the side the pairs point to.
     pull = SIDES @ (np.sum(offsets, 0) / view.side)
     beyond = [near for near in away if pull[(near + 2) % len(SIDES)] >= _BEYOND * len(lone)]
-    return SIDES[beyond[0]] if beyond else _NEAR
+    return SIDES[beyond[0]] if beyond else None
 
 
 def _pointed_away(pull: Floats) -> int | None:
