@@ -335,7 +335,9 @@ def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray
     # named as it was.
     quads += more
     bars += [WIDER_SUPPORT] * len(more)
-    further = _further_guesses(f, broken, min_side, edges.shape)
+    # Guesses from an outline's runs are snapped only if they mostly lie on edges, as
+    # those of the outlines found are.
+    further = [quad for quad, _ in _supported(_further_guesses(f, broken, min_side, edges.shape), near_edges)]
     quads += further
     bars += [WIDER_SUPPORT] * len(further)
     for quad, bar in zip(quads, bars):
