@@ -951,9 +951,13 @@ class Broken(NamedTuple):
     """Its bounding box: x, y, width, height."""
 
 
+GUESSES = 2
+"""Pairs of parallel runs each way combined into an outline's guesses as it is found
+(:func:`_fit_lines`): a finger's sides are parallel too, so the card's may be second."""
+
 FURTHER_GUESSES = 3
-"""Pairs of parallel runs each way combined by :func:`_further_guesses` (the first two
-of them, ``_fit_lines``'s own, excepted): six for every outline found three more cards
+"""Pairs of parallel runs each way combined by :func:`_further_guesses` (the first
+``GUESSES`` of them, tried as the outline was found, excepted): six for every outline found three more cards
 on seeds 90 and 94 but lost three, each swallowed by a box round two or three cards
 that won as the largest (s27-cards-find)."""
 
@@ -966,8 +970,8 @@ def _further_guesses(f: FoundCard, broken: Sequence[Broken], min_side: float,
 
     A card joined by a finger to another card, or with fingers over a short side, closes
     no outline of its own, and its region's own sides may be a later pair of its
-    straight runs (seed 94 f89: the outline found runs in along the fingers; f54, 90
-    f15). Tried for every outline, these boxes round two or three cards won as the
+    straight runs (seed 94 f89: the outline found runs in along the fingers; six pairs
+    also found 94 f54 and 90 f15, s27-cards-find). Tried for every outline, these boxes round two or three cards won as the
     largest and left cards at most parts; offered only as larger outlines of an outline
     that is no card, after all its others, they push no card aside.
     """
@@ -977,7 +981,7 @@ def _further_guesses(f: FoundCard, broken: Sequence[Broken], min_side: float,
         x, y, w, h = b.box
         if not (x <= cx <= x + w and y <= cy <= y + h):
             continue
-        for quad in _fit_lines(b.contour, b.perimeter, FURTHER_GUESSES, beyond=2):
+        for quad in _fit_lines(b.contour, b.perimeter, FURTHER_GUESSES, beyond=GUESSES):
             if (_fits_outline(quad, b.hull_area, b.hull_area, min_side, shape)
                     and cv2.contourArea(quad) > f.area
                     and _shared(quad, f.corners) >= HALF * f.area):
@@ -1015,7 +1019,7 @@ _ACROSS = math.radians(60)
 """Least turn between a side and the lines taken for the two sides across it."""
 
 
-def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2, beyond: int = 0
+def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = GUESSES, beyond: int = 0
                ) -> list[np.ndarray]:
     """The card's four sides among the straight runs of an outline broken by a hand or a card.
 
