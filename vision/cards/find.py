@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -164,7 +164,7 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     min_side = min_size * min(small.shape[:2])
     found: list[FoundCard] = []
     inner: list[FoundCard] = []
-    quads = _quads(_outlines(edges, channels), edges.shape, min_side)
+    quads, broken = _quads(_outlines(edges, channels), edges.shape, min_side)
     # A rough quadrilateral (corners of a polygon fitted to an outline) may lie two
     # pixels off the edge it traces until it is snapped: the quick look allows that.
     near_edges = cv2.dilate(edges, np.ones((5, 5), np.uint8))
@@ -192,7 +192,7 @@ def find_cards(image: np.ndarray, *, max_cards: int = 8, min_size: float = 0.06)
     # Larger outlines from straight lines are worked out only for an outline that is no card.
     def widen(f: FoundCard) -> Callable[[], tuple[FoundCard, ...]]:
         return lambda: tuple(_scaled(w, scale) for w in _wider_outlines(
-            f, edges, gradients, near_edges, min_side, [g for g in kept if g is not f]))
+            f, edges, gradients, near_edges, min_side, [g for g in kept if g is not f], broken))
 
     # Outlines beside a part are worked out only when the part is named.
     def rest(f: FoundCard) -> Callable[[np.ndarray], tuple[FoundCard, ...]]:
@@ -302,12 +302,14 @@ def _far_side(rel: np.ndarray, grad: np.ndarray, steep: np.ndarray, u: np.ndarra
 
 
 def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray, np.ndarray],
-                    near_edges: np.ndarray, min_side: float, others: list[FoundCard]
-                    ) -> tuple[FoundCard, ...]:
+                    near_edges: np.ndarray, min_side: float, others: list[FoundCard],
+                    broken: Sequence[Broken] = ()) -> tuple[FoundCard, ...]:
     """The larger outlines round ``f`` that the edge map's straight lines give
     (:func:`_wider`, and :func:`_side_moved` when something may lie across ``f``), and
     those round ``f`` and an outline of ``others`` beside it (:func:`_joined`, with
-    their own from straight lines), snapped, other than ``f`` and its ``alternatives``.
+    their own from straight lines), and last the further guesses from the straight runs
+    of ``broken`` outlines round it (:func:`_further_guesses`), snapped, other than
+    ``f`` and its ``alternatives``.
 
     A card crossed by fingers may close no outline of its own: what is found is a piece
     of it (its picture's frame, the part between two fingers), whose sides are parallel
@@ -333,6 +335,11 @@ def _wider_outlines(f: FoundCard, edges: np.ndarray, gradients: tuple[np.ndarray
     # named as it was.
     quads += more
     bars += [WIDER_SUPPORT] * len(more)
+    # Guesses from an outline's runs are snapped only if they mostly lie on edges, as
+    # those of the outlines found are.
+    further = [quad for quad, _ in _supported(_further_guesses(f, broken, min_side, edges.shape), near_edges)]
+    quads += further
+    bars += [WIDER_SUPPORT] * len(further)
     for quad, bar in zip(quads, bars):
         snapped = _snap(quad, gradients)
         if snapped is None or snapped[1] < bar or not _card_shaped(snapped[0], min_side):
@@ -878,11 +885,14 @@ def _supported(quads: list[np.ndarray], edges: np.ndarray, samples: int = 16
 
 
 def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float
-           ) -> list[np.ndarray]:
+           ) -> tuple[list[np.ndarray], list[Broken]]:
     """Card-shaped quadrilaterals fitted to the outlines, largest first, each once
-    (outlines of several levels often trace the same card)."""
+    (outlines of several levels often trace the same card), and the outlines whose
+    quadrilaterals were guessed from straight runs (:func:`_further_guesses` may guess
+    again)."""
     min_area = min_side * min_side
     quads: list[np.ndarray] = []
+    broken: list[Broken] = []
     boxes: set[tuple[int, int, int, int]] = set()
     for contour in outlines:
         x, y, w, h = cv2.boundingRect(contour)
@@ -898,19 +908,17 @@ def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        for quad, of_lines in _fit_quads(contour, hull):
-            quad_area = cv2.contourArea(quad)
+        fitted = _fit_quads(contour, hull)
+        if any(of_lines for _, of_lines in fitted):
+            broken.append(Broken(contour, cv2.arcLength(hull, True), hull_area, (x, y, w, h)))
+        for quad, of_lines in fitted:
             # An edge outline crossed by a finger runs along the card's edge and out
             # round the finger and back, enclosing little (a region holds the finger
             # too): its hull stands for the card.
-            enclosed = hull_area if of_lines else area
-            if enclosed < FILL * quad_area or quad_area > 1.35 * hull_area:
-                continue
-            if not _card_shaped(quad, min_side) or _frame_edge(quad, shape):
-                continue
-            quads.append(_order(quad))
+            if _fits_outline(quad, hull_area if of_lines else area, hull_area, min_side, shape):
+                quads.append(_order(quad))
     if not quads:
-        return []
+        return [], broken
     # Drop repeats (several levels trace the same card), largest first.
     quads.sort(key=lambda q: -cv2.contourArea(q))
     stack = np.stack(quads)
@@ -918,7 +926,69 @@ def _quads(outlines: list[np.ndarray], shape: tuple[int, ...], min_side: float
     for i in range(len(quads)):
         if not kept or np.abs(stack[kept] - stack[i]).max(axis=(1, 2)).min() > 2.0:
             kept.append(i)
-    return [quads[i] for i in kept]
+    return [quads[i] for i in kept], broken
+
+
+def _fits_outline(quad: np.ndarray, enclosed: float, hull_area: float, min_side: float,
+                  shape: tuple[int, ...]) -> bool:
+    """True when ``quad``, fitted to an outline enclosing ``enclosed`` (its hull
+    ``hull_area``), may be a card: mostly filled, not much beyond the hull, card-shaped
+    and clear of the frame's edge."""
+    quad_area = cv2.contourArea(quad)
+    if enclosed < FILL * quad_area or quad_area > 1.35 * hull_area:
+        return False
+    return _card_shaped(quad, min_side) and not _frame_edge(quad, shape)
+
+
+class Broken(NamedTuple):
+    """An outline that does not fill its hull (a finger across a card, or a card joined
+    to another), whose quadrilaterals were guessed from its straight runs."""
+
+    contour: np.ndarray
+    perimeter: float
+    hull_area: float
+    box: tuple[int, int, int, int]
+    """Its bounding box: x, y, width, height."""
+
+
+GUESSES = 2
+"""Pairs of parallel runs each way combined into an outline's guesses as it is found
+(:func:`_fit_lines`): a finger's sides are parallel too, so the card's may be second."""
+
+FURTHER_GUESSES = 3
+"""Pairs of parallel runs each way combined by :func:`_further_guesses` (the first
+``GUESSES`` of them, tried as the outline was found, excepted): six for every outline found three more cards
+on seeds 90 and 94 but lost three, each swallowed by a box round two or three cards
+that won as the largest (s27-cards-find)."""
+
+
+def _further_guesses(f: FoundCard, broken: Sequence[Broken], min_side: float,
+                     shape: tuple[int, ...]) -> list[np.ndarray]:
+    """Quadrilaterals from the third strongest pair of parallel runs of the broken
+    outlines round ``f`` (with either of the two first pairs across it, or the third),
+    larger than ``f`` and holding at least half of it.
+
+    A card joined by a finger to another card, or with fingers over a short side, closes
+    no outline of its own, and its region's own sides may be a later pair of its
+    straight runs (seed 94 f89: the outline found runs in along the fingers; six pairs
+    also found 94 f54 and 90 f15, s27-cards-find). Tried for every outline, these boxes round two or three cards won as the
+    largest and left cards at most parts; offered only as larger outlines of an outline
+    that is no card, after all its others, they push no card aside.
+    """
+    cx, cy = f.corners.mean(axis=0)
+    guesses: list[np.ndarray] = []
+    for b in broken:
+        x, y, w, h = b.box
+        if not (x <= cx <= x + w and y <= cy <= y + h):
+            continue
+        for quad in _fit_lines(b.contour, b.perimeter, FURTHER_GUESSES, beyond=GUESSES):
+            if (_fits_outline(quad, b.hull_area, b.hull_area, min_side, shape)
+                    and cv2.contourArea(quad) > f.area
+                    and _shared(quad, f.corners) >= HALF * f.area):
+                ordered = _order(quad)
+                if all(np.abs(ordered - g).max() > DOUBLE for g in guesses):
+                    guesses.append(ordered)
+    return guesses
 
 
 def _fit_quads(contour: np.ndarray, hull: np.ndarray) -> list[tuple[np.ndarray, bool]]:
@@ -949,13 +1019,16 @@ _ACROSS = math.radians(60)
 """Least turn between a side and the lines taken for the two sides across it."""
 
 
-def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[np.ndarray]:
+def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = GUESSES, beyond: int = 0
+               ) -> list[np.ndarray]:
     """The card's four sides among the straight runs of an outline broken by a hand or a card.
 
     Runs on one line (a side interrupted by a finger) are pooled; a card is a pair of
     parallel lines with a pair across it, and its corners are where they meet, seen
     or not. A finger's sides are parallel lines too, so the strongest few pairs each
-    way are tried (whichever fits the picture best is chosen later).
+    way are tried (whichever fits the picture best is chosen later). Only the
+    combinations with a pair from the ``beyond``-th on (counting from 0) are returned:
+    the first ``beyond`` each way were tried already.
     """
     poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
     if len(poly) < 4:
@@ -997,9 +1070,11 @@ def _fit_lines(contour: np.ndarray, perimeter: float, guesses: int = 2) -> list[
     pairs.sort(reverse=True)
     turns = turn.tolist()
     quads = []
-    for _, i, j in pairs[:guesses]:
+    for first, (_, i, j) in enumerate(pairs[:guesses]):
         across = [(k, m) for _, k, m in pairs if min(turns[i][k], turns[i][m]) >= _ACROSS][:guesses]
-        for k, m in across:
+        for second, (k, m) in enumerate(across):
+            if max(first, second) < beyond:
+                continue
             sides = [_line(ranked[n]) for n in (i, k, j, m)]
             corners = [_intersect(sides[n], sides[(n + 1) % 4]) for n in range(4)]
             if all(c is not None for c in corners):

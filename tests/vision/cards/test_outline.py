@@ -12,8 +12,8 @@ import pytest
 from vision.cards import reading
 from vision.cards.deck import Match
 
-from vision.cards.find import (TURNS, FoundCard, _best_turn, _more_boxes, _channels, _corners_apart, _edges, _gradients,
-                               _snap, _wider_outlines)
+from vision.cards.find import (TURNS, Broken, FoundCard, _best_turn, _channels, _corners_apart, _edges, _fit_lines,
+                               _further_guesses, _gradients, _more_boxes, _snap, _wider_outlines)
 from vision.cards.reading import APART, _other_alternatives
 
 
@@ -175,3 +175,24 @@ def test_a_part_snapped_out_to_the_wholes_own_size_is_named_though_farther_by_si
         monkeypatch.setattr(reading, "find_cards", lambda frame, max_cards, found=found: [found])
         names = reading.read_cards(np.zeros((300, 300, 3), np.uint8), Deck()).names  # type: ignore[arg-type]
         assert names == (("Ash Well",) if kind == "same" else (None,))
+
+
+def test_a_card_joined_to_a_finger_is_guessed_again_from_a_later_pair_of_runs_round_a_piece_of_it() -> None:
+    """A card's region joined to a finger lying over its corner and beyond it (as light as
+    the card): the two strongest pairs of straight runs each way are the finger's and the
+    card's mixed, and the card's own box comes from the third (seed 94 f89: the outline
+    found ran in along the fingers). It is offered round a piece of the card (its
+    picture's frame, no card of the deck), and not round an outline it does not hold."""
+    region = np.zeros((480, 640), np.uint8)
+    cv2.rectangle(region, (100, 100), (300, 240), 255, -1)  # the card
+    cv2.rectangle(region, (281, 39), (320, 177), 255, -1)  # a finger over its corner
+    contour = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0][0]
+    hull = cv2.convexHull(contour)
+    broken = Broken(contour, cv2.arcLength(hull, True), cv2.contourArea(hull), cv2.boundingRect(contour))
+    card = FoundCard(_box(100, 300, 100, 240), 1.0)
+    assert all(_corners_apart(FoundCard(q, 1.0), card) > 3 for q in _fit_lines(contour, broken.perimeter))
+    piece = FoundCard(_box(110, 290, 110, 230), 1.0)
+    guesses = _further_guesses(piece, [broken], 0.06 * 480, region.shape)
+    assert any(_corners_apart(FoundCard(q, 1.0), card) < 3 for q in guesses)
+    elsewhere = FoundCard(_box(400, 560, 300, 420), 1.0)
+    assert _further_guesses(elsewhere, [broken], 0.06 * 480, region.shape) == []
