@@ -957,9 +957,9 @@ GUESSES = 2
 
 FURTHER_GUESSES = 3
 """Pairs of parallel runs each way combined by :func:`_further_guesses` (the first
-``GUESSES`` of them, tried as the outline was found, excepted): six for every outline found three more cards
-on seeds 90 and 94 but lost three, each swallowed by a box round two or three cards
-that won as the largest (s27-cards-find)."""
+``GUESSES`` of them, tried as the outline was found, excepted): six for every outline
+found three more cards on seeds 90 and 94 but lost three, each swallowed by a box round
+two or three cards that won as the largest (s27-cards-find)."""
 
 
 def _further_guesses(f: FoundCard, broken: Sequence[Broken], min_side: float,
@@ -971,9 +971,10 @@ def _further_guesses(f: FoundCard, broken: Sequence[Broken], min_side: float,
     A card joined by a finger to another card, or with fingers over a short side, closes
     no outline of its own, and its region's own sides may be a later pair of its
     straight runs (seed 94 f89: the outline found runs in along the fingers; six pairs
-    also found 94 f54 and 90 f15, s27-cards-find). Tried for every outline, these boxes round two or three cards won as the
-    largest and left cards at most parts; offered only as larger outlines of an outline
-    that is no card, after all its others, they push no card aside.
+    also found 94 f54 and 90 f15, s27-cards-find). Tried for every outline, these boxes
+    round two or three cards won as the largest and left cards at most parts; offered
+    only as larger outlines of an outline that is no card, after all its others, they
+    push no card aside.
     """
     cx, cy = f.corners.mean(axis=0)
     guesses: list[np.ndarray] = []
