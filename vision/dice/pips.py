@@ -1624,11 +1624,9 @@ def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | N
                 pull += float(step @ axis) / max(float(np.hypot(*step)), 1e-9)
     if abs(pull) < _TOWARDS:
         return None
-    lone = [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
+    lone = _lone_dice(faces, view)
     if lone:
-        centres = box_centres(view.body, view.boxes, lone)
-        away = sum(float(np.subtract(faces[blob][0].read.centre, centre) @ axis)
-                   for blob, centre in zip(lone, centres))
+        away = sum(float(offset @ axis) for offset in _lone_offsets(faces, view, lone))
         if away * pull >= 0:
             return None  # (the lone dice say the other side, or nothing)
     out: Floats = axis if pull > 0 else -axis
@@ -1658,7 +1656,7 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     no lone die, every die showing a side face, has only its pairs to ask: each must be
     plainly flatter in a blob of one die, and all point to one side (docs/vision-log.md,
     s23-dice-turned, s24-dice-turned and s25-dice-turned)."""
-    lone = [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
+    lone = _lone_dice(faces, view)
     pairs, plain, crowded = np.zeros(2), np.zeros(2), np.zeros(2)
     sides: set[int] = set()  # the sides the plain pairs point to, one by one
     for blob, found in faces.items():
@@ -1685,8 +1683,7 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     away = {side for side in (_pointed_away(pairs), _pointed_away(pairs + crowded)) if side is not None}
     if not away:
         return None  # (nothing points away from the bottom: the lone dice are not worked out)
-    centres = box_centres(view.body, view.boxes, lone)
-    offsets = [np.subtract(faces[blob][0].read.centre, centre) for blob, centre in zip(lone, centres)]
+    offsets = _lone_offsets(faces, view, lone)
     far = pointed_side(offsets, view.side)
     if far is not None:
         near = (far + 2) % len(SIDES)
@@ -1696,6 +1693,18 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     pull = SIDES @ (np.sum(offsets, 0) / view.side)
     beyond = [near for near in away if pull[(near + 2) % len(SIDES)] >= _BEYOND * len(lone)]
     return SIDES[beyond[0]] if beyond else None
+
+
+def _lone_dice(faces: dict[int, list[_Face]], view: View) -> list[int]:
+    """The blobs of ``view`` that are one die read as one face: that face is its top face."""
+    return [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
+
+
+def _lone_offsets(faces: dict[int, list[_Face]], view: View, lone: list[int]) -> list[Floats]:
+    """How far each lone die's face (of ``lone``, :func:`_lone_dice`) lies off its blob's
+    centre: away from the camera, the blob holding the faces it shows the camera too."""
+    centres = box_centres(view.body, view.boxes, lone)
+    return [np.subtract(faces[blob][0].read.centre, centre) for blob, centre in zip(lone, centres)]
 
 
 def _pointed_away(pull: Floats) -> int | None:
