@@ -543,3 +543,68 @@ def test_a_clusters_parts_are_fitted_only_where_they_may_beat_its_sure_face(
     assert len(group) == 13 and face is not None and face.read.face == "6" and face.read.confidence >= 0.5
     first, parts = asked
     assert min(first) < 6 and all(n >= 6 for n in parts)
+
+
+def _frames_pips(seed: int, *, dark: bool) -> pip_reader.Pips:
+    """The pips of one kind on a frame of 32 rendered dice."""
+    frame = render_scene(seed, count=32).image
+    view = find_blobs(frame).view(frame, READ_SIDE)
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
+    return find_pips(gray, view.body, view.boxes, view.side, dark=dark, sides=view.sides)
+
+
+def test_a_grids_marks_are_compared_with_the_pips_there_as_with_every_pip() -> None:
+    """A light mark at a grid's empty place counts less where a pip like the set's lies
+    there (its cores alike): the pips there compared with the set's give the checks that
+    every pip compared with every pip gave, bit for bit."""
+    pips = _frames_pips(4003, dark=False)
+    n = len(pips)
+    idx = np.array([[k] * 6 for k in range(n)]
+                   + [[i, j] + [i] * 4 for i in range(n) for j in range(i + 1, n)
+                      if pips.blob[i] == pips.blob[j]])
+    sizes = (idx != idx[:, :1]).any(1) + 1  # a lone pip, or a pair
+    affine = np.concatenate([pip_reader._fits(pips.xy[idx[sizes == k, :k]], pips.side[idx[sizes == k, 0]],
+                                              pip_reader._mids(pips.a[idx[sizes == k, :k]]),
+                                              pips.cov[idx[sizes == k, :k]])[1] for k in (1, 2)])
+    idx = np.concatenate([idx[sizes == 1], idx[sizes == 2]])
+    occupied = pip_reader._OCCUPIED[np.sort(sizes)]
+    contrast = pip_reader._mids(pips.contrast[idx])
+    checks = pip_reader._grid_checks(pips, affine, occupied, contrast, idx)
+    # As worked out before: every pip's core against every pip's, once a frame.
+    places = (affine[:, None, :, :2] @ pip_reader.GRID[None, :, :, None])[..., 0] + affine[:, None, :, 2]
+    h, w = pips.response.shape
+    px, py = np.round(places[..., 0]).astype(int), np.round(places[..., 1]).astype(int)
+    on = (px >= 0) & (px < w) & (py >= 0) & (py < h) & ~occupied
+    share = (np.where(on, pips.response[np.clip(py, 0, h - 1), np.clip(px, 0, w - 1)], 0)
+             / np.maximum(contrast, 1.0)[:, None])
+    check = pip_reader._unit((1.0 - share) / 0.25)
+    m, k = np.nonzero(share > 0.5)
+    cores = pip_reader._alike_pairs(pips.cov[:, None], pips.cov[None])
+    d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)
+    there = ((d <= 1.5 * pips.a) & cores[idx[m]].any(1)).any(1)
+    check[m, k] = pip_reader._unit((np.where(there, 0.8, 1.0) - share[m, k]) / 0.25)
+    assert there.sum() > 5 and (~there).sum() > 5
+    assert np.array_equal(checks, check.min(1))
+
+
+def test_a_faces_unexplained_pips_asked_again_are_counted_as_afresh() -> None:
+    """A face asked again about fewer of the pips it was asked about (as faces are taken
+    out of a cluster) counts the pips left unexplained as a face never asked before does;
+    asked about other pips, or on another grid, it works them out again."""
+    pips = _frames_pips(4000, dark=True)
+    blob = np.bincount(pips.blob).argmax()
+    mine = [int(k) for k in np.flatnonzero(pips.blob == blob)]
+    assert len(mine) >= 8
+    counted = []
+    for chosen in ([mine[0]], mine[:2], mine[:4]):
+        grid = pip_reader._fits(pips.xy[[chosen]], pips.side[[chosen[0]]], pip_reader._mids(pips.a[[chosen]]),
+                                pips.cov[[chosen]])[1][0]
+        others = [k for k in mine if k not in chosen]
+        asked = [others, others[1:], others[::2], others[::-1], others[2:] + [chosen[0]]]
+        again = dataclasses.replace(pips)  # (a copy with nothing asked yet, then asked in turn)
+        counts = [pip_reader._unexplained(again, grid, chosen, rest) for rest in asked]
+        assert counts == [pip_reader._unexplained(dataclasses.replace(pips), grid, chosen, rest)
+                          for rest in asked]
+        assert pip_reader._unexplained(again, grid.copy(), chosen, others[1:]) == counts[1]
+        counted += counts
+    assert max(counted) > 0

@@ -148,6 +148,13 @@ class Pips:
         return {}
 
     @cached_property
+    def unexplained(self) -> dict[frozenset[int], tuple[Floats, set[int], set[int]]]:
+        """Each face's pips left unexplained (:func:`_unexplained`), kept with its grid and
+        the pips asked about: as faces are taken out of a cluster of dice, the faces of the
+        pips left are asked about again, and about fewer pips."""
+        return {}
+
+    @cached_property
     def alike(self) -> Bools:
         """Which pips have one another's size and shape (n×n bool), worked out once: the
         faces of a cluster of dice are read by asking it again and again. (See
@@ -157,12 +164,6 @@ class Pips:
         out = np.zeros((len(self), len(self)), bool)
         out[i, j] = _alike_pips(self, i, j)
         return out
-
-    @cached_property
-    def alike_cores(self) -> Bools:
-        """As :attr:`alike`, by the pips' cores alone: a glare spot's brightest part, next
-        to a light pip, may have the pip's paint's size."""
-        return _alike_pairs(self.cov[:, None], self.cov[None])
 
 
 def _unit(x: Floats) -> Floats:
@@ -925,7 +926,13 @@ def _grid_checks(pips: Pips, affine: Floats, occupied: Bools, contrast: Floats,
     m, k = np.nonzero(share > 0.5)
     if m.size:
         d = np.linalg.norm(places[m, k][:, None] - pips.xy[None], axis=2)  # marks × pips
-        pip_there = ((d <= 1.5 * pips.a) & pips.alike_cores[idx[m]].any(1)).any(1)
+        # (Only the pips at a mark are compared with the set's, by their cores alone: a glare
+        # spot's brightest part, next to a light pip, may have the pip's paint's size. Every
+        # pip against every pip, worked out once, cost a frame more than the pips at marks.)
+        mark, near = np.nonzero(d <= 1.5 * pips.a)
+        alike = _alike_pairs(pips.cov[idx[m[mark]]], pips.cov[near][:, None]).any(1)
+        pip_there = np.zeros(len(m), bool)
+        pip_there[mark[alike]] = True
         check[m, k] = _unit((np.where(pip_there, 0.8, 1.0) - share[m, k]) / 0.25)
     worst: Floats = check.min(1)
     return worst
@@ -1065,16 +1072,31 @@ def _unexplained(pips: Pips, grid: Floats, chosen: list[int], others: list[int])
     have been part of it. (Pips unlike them, squashed another way, are a side face's.)"""
     if not others:
         return 0
+    # (Asked again about pips it was asked about, on the same grid: those of them it left
+    # unexplained then. A face's pips and grid set which of them those are, one by one.)
+    key = frozenset(chosen)
+    kept = pips.unexplained.get(key)
+    if kept is not None and kept[0] is grid and kept[1].issuperset(others):
+        return len(kept[2].intersection(others))
+    found = _unexplained_pips(pips, grid, chosen, others)
+    pips.unexplained[key] = (grid, set(others), found)
+    return len(found)
+
+
+def _unexplained_pips(pips: Pips, grid: Floats, chosen: list[int], others: list[int]) -> set[int]:
+    """Which of ``others`` lie on the face of ``chosen`` pips fitted on ``grid`` and look
+    like its pips (:func:`_unexplained`)."""
     (xx, xy, _), (yx, yy, _) = grid.tolist()  # (numbers: NumPy's scalars cost more)
     det = xx * yy - xy * yx
     if abs(det) < 1e-9:
-        return 0
+        return set()
     inverse = np.array([[yy, -xy], [-yx, xx]]) / det
     at = (pips.xy[others] - grid[:, 2]) @ inverse.T
     on = np.hypot(at[:, 0], at[:, 1]) <= 1.8 if len(chosen) == 1 else (np.abs(at) <= 1.6).all(1)
     if not on.any():
-        return 0
-    return int(_alike(pips, chosen, [k for k, o in zip(others, on) if o]).any(0).sum())
+        return set()
+    lying = [k for k, o in zip(others, on) if o]
+    return {lying[i] for i in np.flatnonzero(_alike(pips, chosen, lying).any(0)).tolist()}
 
 
 def _top_like(pips: Pips, group: list[int]) -> list[int]:
@@ -1738,10 +1760,13 @@ def _close_pairs(faces: list[_Face], *, across: bool = False) -> list[tuple[floa
     side), nearest first: (how far apart, in face sides; i; j; the larger side). ``across``:
     only pairs from two blobs. (Sizes worked out once: a frame holds many faces.)"""
     sizes = [_face_size(f) for f in faces]
-    return sorted((_apart(a, b), i, j, max(sizes[i], sizes[j]))
-                  for i, a in enumerate(faces) for j, b in enumerate(faces)
-                  if i < j and (a.blob != b.blob or not across)
-                  and math.dist(a.read.centre, b.read.centre) <= 1.3 * max(sizes[i], sizes[j]))
+    pairs = []
+    for i, a in enumerate(faces):
+        for j in range(i + 1, len(faces)):  # (each pair once: a frame's faces make hundreds)
+            b, size = faces[j], max(sizes[i], sizes[j])
+            if (a.blob != b.blob or not across) and math.dist(a.read.centre, b.read.centre) <= 1.3 * size:
+                pairs.append((_apart(a, b), i, j, size))
+    return sorted(pairs)
 
 
 def _drop_side_faces(faces: list[_Face], count: int, *, across: bool = False,
