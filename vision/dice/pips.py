@@ -1604,7 +1604,15 @@ def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | N
     bottom lies across the axis, or upside down is read from its camera's side: every
     rendered frame turned so lost its dice to the side taken (docs/vision-log.md,
     s28-dice-turned). The lone dice must not disagree: upright frames whose side faces
-    pulled up (faces flatter above faces: dice behind dice, 9395, 9518, 9659) lost dice."""
+    pulled up (faces flatter above faces: dice behind dice, 9395, 9518, 9659) lost dice.
+    Nor does a pair whose rounder face, taken for the top face, has its pips squashed
+    across the axis rather than along it (:func:`_along`): a top face is squashed along the
+    line towards the camera however the die is turned, but a front face of a die turned
+    aslant along its own normal, aslant in the picture. Near 45° of tilt the two measure
+    alike, and blur rounds a front face's small pips: a row of three dice turned 30° had
+    its front faces measure 0.1 rounder than its top faces, squashed aslant, and pull the
+    side up (11486 at 640×480: three dice lost, four front faces read as dice;
+    docs/vision-log.md, s29-dice-side)."""
     many = [face for found in faces.values() for face in found if len(face.pips) > 1]
     if len(many) < _AXIS_FACES:
         return None
@@ -1619,7 +1627,8 @@ def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | N
         for _, i, j, _ in _close_pairs(found):
             flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
             least = _SQUASHED if len(flatter.pips) > 1 and len(rounder.pips) > 1 else _PLAINLY
-            if flatter.short <= rounder.short and rounder.flat - flatter.flat >= least:
+            if (flatter.short <= rounder.short and rounder.flat - flatter.flat >= least
+                    and _along(rounder, axis) <= 1):
                 step = np.subtract(flatter.read.centre, rounder.read.centre)
                 pull += float(step @ axis) / max(float(np.hypot(*step)), 1e-9)
     if abs(pull) < _TOWARDS:
