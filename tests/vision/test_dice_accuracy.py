@@ -699,6 +699,20 @@ def test_a_photo_upside_down_with_lone_dice_reads_as_upright(name: str) -> None:
     assert (result.correct, result.detections) == (len(truth), len(truth))
 
 
+@pytest.mark.parametrize(("name", "turn"), [("Train/three_24", "180"), ("Train/six_48", "270")])
+def test_lone_dice_alone_say_where_the_camera_is_when_no_side_face_does(name: str, turn: str) -> None:
+    """Photos turned, as from a camera at another side: no side face is read plainly
+    flatter than its top face (dice seen at about 45°), and too few faces of several pips
+    to show their foreshortening, so they were read as from the bottom, a front face read
+    as a die and a top face dropped. Two lone dice or more, their top faces plainly off
+    their blobs' centres to one side, say the camera is at the other."""
+    image = cv2.imread(str(WEBCAM / f"{name}.jpg"))
+    labels = read_yolo(WEBCAM / f"{name}.txt", image.shape[1], image.shape[0], PIP_NAMES)
+    (turned, truth), = turned_set(iter([(image, labels)]), turn)
+    result, _ = score(DiceReader(), iter([(turned, truth)]))
+    assert (result.correct, result.detections) == (len(truth), len(truth))
+
+
 @pytest.mark.parametrize("name", ["Train/dice_11", "Train/two_25"])
 def test_a_photo_upside_down_reads_as_upright_when_its_side_faces_say_so(name: str) -> None:
     """Photos turned 180°: in ``dice_11`` both dice show a front face above the top face,
