@@ -32,6 +32,7 @@ pixels, so the same reader works on any camera and at any distance.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
@@ -1656,14 +1657,10 @@ def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | N
         return None
     axis = SIDES[2] if across > 0 else SIDES[3]
     pull = 0.0
-    for found in faces.values():
-        for _, i, j, _ in _close_pairs(found):
-            flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
-            least = _SQUASHED if len(flatter.pips) > 1 and len(rounder.pips) > 1 else _PLAINLY
-            if (flatter.short <= rounder.short and rounder.flat - flatter.flat >= least
-                    and _along(rounder, axis) <= 1):
-                step = np.subtract(flatter.read.centre, rounder.read.centre)
-                pull += float(step @ axis) / max(float(np.hypot(*step)), 1e-9)
+    for _, flatter, rounder, step in _side_steps(faces, faces):
+        least = _SQUASHED if len(flatter.pips) > 1 and len(rounder.pips) > 1 else _PLAINLY
+        if rounder.flat - flatter.flat >= least and _along(rounder, axis) <= 1:
+            pull += float(step @ axis)
     if abs(pull) < _TOWARDS:
         return None
     lone = _lone_dice(faces, view)
@@ -1701,25 +1698,20 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     lone = _lone_dice(faces, view)
     pairs, plain, crowded = np.zeros(2), np.zeros(2), np.zeros(2)
     sides: set[int] = set()  # the sides the plain pairs point to, one by one
-    for blob, found in faces.items():
+    # (Crowded blobs' pairs only agree with lone dice.)
+    asked = faces if lone else [blob for blob in faces if view.counts[blob - 1] == 1]
+    for blob, flatter, rounder, step in _side_steps(faces, asked):
         alone = view.counts[blob - 1] == 1
-        if not (alone or lone):
-            continue  # (crowded blobs' pairs only agree with lone dice)
-        for _, i, j, _ in _close_pairs(found):
-            flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
-            flatness = rounder.flat - flatter.flat
-            least = _SQUASHED if alone and len(flatter.pips) > 1 else _PLAINLY
-            if flatter.short > rounder.short or flatness < least:
-                continue
-            step = np.subtract(flatter.read.centre, rounder.read.centre)
-            step = step / max(float(np.hypot(*step)), 1e-9)
-            if not alone:
-                crowded += step
-                continue
-            pairs += step
-            if flatness >= _PLAINLY:
-                plain += step
-                sides.add(int(np.argmax(SIDES @ step)))
+        flatness = rounder.flat - flatter.flat
+        if flatness < (_SQUASHED if alone and len(flatter.pips) > 1 else _PLAINLY):
+            continue
+        if not alone:
+            crowded += step
+            continue
+        pairs += step
+        if flatness >= _PLAINLY:
+            plain += step
+            sides.add(int(np.argmax(SIDES @ step)))
     if not lone:
         return SIDES[sides.pop()] if len(sides) == 1 and float(plain @ _NEAR) < 0 else None
     away = {side for side in (_pointed_away(pairs), _pointed_away(pairs + crowded)) if side is not None}
@@ -1735,6 +1727,22 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     pull = SIDES @ (np.sum(offsets, 0) / view.side)
     beyond = [near for near in away if pull[(near + 2) % len(SIDES)] >= _BEYOND * len(lone)]
     return SIDES[beyond[0]] if beyond else None
+
+
+def _side_steps(faces: dict[int, list[_Face]], blobs: Iterable[int]) -> Iterator[tuple[int, _Face, _Face, Floats]]:
+    """Of ``blobs``' faces, each pair close enough to be one die's (:func:`_close_pairs`)
+    whose flatter face's pips are no wider across than the rounder's, as a side face's
+    beside its top face: the blob, the flatter face, the rounder one, and the unit step
+    from the rounder to the flatter (towards the camera if the flatter is a side face).
+    How much flatter it must be is the asker's: :func:`_cued_side` and
+    :func:`_foreshortened_side` ask differently."""
+    for blob in blobs:
+        found = faces[blob]
+        for _, i, j, _ in _close_pairs(found):
+            flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
+            if flatter.short <= rounder.short:
+                step = np.subtract(flatter.read.centre, rounder.read.centre)
+                yield blob, flatter, rounder, step / max(float(np.hypot(*step)), 1e-9)
 
 
 def _lone_dice(faces: dict[int, list[_Face]], view: View) -> list[int]:
