@@ -757,8 +757,8 @@ def test_a_turned_frame_with_no_plain_cue_is_read_from_where_its_faces_are_fores
 
 def test_front_faces_squashed_aslant_do_not_turn_an_upright_frame_upside_down() -> None:
     """640×480 upright, no plain cue: a row of three dice turned 30° near the frame's top
-    corner, seen at about 45°, where its front faces measured 0.1 rounder than its top
-    faces. Their pull took the camera to be at the top, and the row's top faces were
+    corner, seen at about 45°, where its front faces measured up to 0.1 rounder than its
+    top faces. Their pull took the camera to be at the top, and the row's top faces were
     dropped as front faces and its front faces read as dice. A top face's pips are
     squashed along the line towards the camera, and these front faces' were squashed
     aslant, across it: they are no top faces, and the frame reads from the bottom, the

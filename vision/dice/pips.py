@@ -1644,7 +1644,7 @@ def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | N
     line towards the camera however the die is turned, but a front face of a die turned
     aslant along its own normal, aslant in the picture. Near 45° of tilt the two measure
     alike, and blur rounds a front face's small pips: a row of three dice turned 30° had
-    its front faces measure 0.1 rounder than its top faces, squashed aslant, and pull the
+    its front faces measure up to 0.1 rounder than its top faces, squashed aslant, pull the
     side up (11486 at 640×480: three dice lost, four front faces read as dice;
     docs/vision-log.md, s29-dice-side)."""
     many = [face for found in faces.values() for face in found if len(face.pips) > 1]
