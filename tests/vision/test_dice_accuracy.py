@@ -22,7 +22,7 @@ from vision.dice.faces import TaughtFaces, face_shapes
 from vision.dice.find import find_blobs, pip_side
 from vision.dice.reader import DiceReader
 from vision.dice.render import DIE_STYLES, Scene, render_scene, write_face_folder
-from vision.evaluate import Labelled, Score, read_yolo
+from vision.evaluate import Labelled, Score, match, read_yolo
 
 
 def test_webcam_photos() -> None:
@@ -699,6 +699,20 @@ def test_a_photo_upside_down_with_lone_dice_reads_as_upright(name: str) -> None:
     assert (result.correct, result.detections) == (len(truth), len(truth))
 
 
+@pytest.mark.parametrize(("name", "turn"), [("Train/three_24", "180"), ("Train/six_48", "270")])
+def test_lone_dice_alone_say_where_the_camera_is_when_no_side_face_does(name: str, turn: str) -> None:
+    """Photos turned, as from a camera at another side: no side face is read plainly
+    flatter than its top face (dice seen at about 45°), and too few faces of several pips
+    to show their foreshortening, so they were read as from the bottom, a front face read
+    as a die and a top face dropped. Two lone dice or more, their top faces plainly off
+    their blobs' centres to one side, say the camera is at the other."""
+    image = cv2.imread(str(WEBCAM / f"{name}.jpg"))
+    labels = read_yolo(WEBCAM / f"{name}.txt", image.shape[1], image.shape[0], PIP_NAMES)
+    (turned, truth), = turned_set(iter([(image, labels)]), turn)
+    result, _ = score(DiceReader(), iter([(turned, truth)]))
+    assert (result.correct, result.detections) == (len(truth), len(truth))
+
+
 @pytest.mark.parametrize("name", ["Train/dice_11", "Train/two_25"])
 def test_a_photo_upside_down_reads_as_upright_when_its_side_faces_say_so(name: str) -> None:
     """Photos turned 180°: in ``dice_11`` both dice show a front face above the top face,
@@ -739,6 +753,22 @@ def test_a_turned_frame_with_no_plain_cue_is_read_from_where_its_faces_are_fores
     turned = next(turned_set(iter([upright]), turn))
     (before, _), (after, _) = (score(DiceReader(), iter([frame])) for frame in (upright, turned))
     assert (after.correct, after.detections) == (before.correct, before.matched)
+
+
+def test_front_faces_squashed_aslant_do_not_turn_an_upright_frame_upside_down() -> None:
+    """640×480 upright, no plain cue: a row of three dice turned 30° near the frame's top
+    corner, seen at about 45°, where its front faces measured up to 0.1 rounder than its
+    top faces. Their pull took the camera to be at the top, and the row's top faces were
+    dropped as front faces and its front faces read as dice. A top face's pips are
+    squashed along the line towards the camera, and these front faces' were squashed
+    aslant, across it: they are no top faces, and the frame reads from the bottom, the
+    row read right and every reading a die."""
+    scene = render_scene(11486, width=640, height=480)
+    row = [Labelled(d.face, d.box) for d in scene.dice if d.box[1] < 60]  # (the row's three)
+    reading = [Labelled(d.face, d.box) for d in DiceReader().read(scene.image).dice]
+    everything = match([Labelled(d.face, d.box) for d in scene.dice], reading)
+    assert len(row) == 3 and match(row, reading).correct == len(row)
+    assert everything.matched == everything.detections
 
 
 def test_a_photo_taken_from_the_far_side_reads_right_turned(

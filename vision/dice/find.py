@@ -594,10 +594,11 @@ def box_centres(labels: Image, boxes: Sequence[Sequence[int]], which: Sequence[i
     return out
 
 
-def pointed_side(offsets: list[NDArray[np.float64]], side: float) -> int | None:
+def pointed_side(offsets: list[NDArray[np.float64]], side: float, clear: float = CLEAR) -> int | None:
     """The side of the picture (an index of :data:`SIDES`) that lone dice's top faces lie
     towards, off their blobs' centres (``offsets``, pixels, dice ``side`` pixels a side),
-    or None if they do not say it clearly (no lone die, or two sides nearly alike).
+    or None if they do not say it clearly (no lone die, or two sides nearer alike than
+    ``clear`` of a die per lone die).
 
     A lone die's blob is its top face and the faces it shows towards the camera, so its
     top face lies off the blob's centre, away from the camera: the far side of the table
@@ -606,7 +607,7 @@ def pointed_side(offsets: list[NDArray[np.float64]], side: float) -> int | None:
         return None
     pull = SIDES @ (np.sum(offsets, 0) / side)
     first, second = np.sort(pull)[::-1][:2]
-    return None if first - second < CLEAR * len(offsets) else int(np.argmax(pull))
+    return None if first - second < clear * len(offsets) else int(np.argmax(pull))
 
 
 def pip_side(frame: Image, blobs: Blobs) -> float | None:

@@ -32,6 +32,7 @@ pixels, so the same reader works on any camera and at any distance.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
@@ -1584,13 +1585,46 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
     """The side of the picture the camera looks from, as the faces read in the blobs of
     ``view`` (before side faces are dropped) say it: by their side faces and lone dice
     (:func:`_cued_side`), else by the way their pips are foreshortened
-    (:func:`_foreshortened_side`), else the picture's bottom (where a camera at the
-    table's near side puts it)."""
+    (:func:`_foreshortened_side`), else by the lone dice alone (:func:`_lone_side`), else
+    the picture's bottom (where a camera at the table's near side puts it)."""
     cued = _cued_side(faces, view)
     if cued is not None:
         return cued
     seen = _foreshortened_side(faces, view)
+    if seen is None:
+        seen = _lone_side(faces, view)
     return _NEAR if seen is None else seen
+
+
+# Of a die's side, per lone die: how much nearer one side of the picture than any other
+# the lone dice's top faces must lie off their blobs' centres to name the camera's side
+# alone (_lone_side), and the fewest lone dice asked. pointed_side's own 0.03 (the votes
+# of [camera] turn = "auto", right in 82-91% of photos) is too little for one frame: at
+# 0.05 upright photos were turned, and at 0.1 a lone die alone turned 26 upright rendered
+# frames of 9100-13199 at 640×480, two lone dice 8 (none read otherwise: frames of lone
+# dice read alike from any side; s29-dice-side).
+_LONE_CLEAR = 0.1
+_LONE_DICE = 2
+
+
+def _lone_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
+    """The side of the picture the camera looks from, as the lone dice alone say it
+    plainly where neither side faces nor foreshortening say it, or None.
+
+    A lone die's blob (:func:`_lone_dice`) holds its top face and the faces it shows the
+    camera, so its top face lies off the blob's centre away from the camera. Where no
+    side face is read plainly (a photo of a few dice, each seen at about 45°, its front
+    face hardly flatter than its top face: :func:`_cued_side` asks for pairs), two lone
+    dice or more pointing plainly (:data:`_LONE_CLEAR`) to one side name the camera's
+    side opposite (docs/vision-log.md, s29-dice-side)."""
+    lone = _lone_dice(faces, view)
+    if len(lone) < _LONE_DICE:
+        return None
+    far = pointed_side(_lone_offsets(faces, view, lone), view.side, _LONE_CLEAR)
+    if far is None:
+        return None
+    out: Floats = SIDES[(far + 2) % len(SIDES)]
+    return out
 
 
 # Of the frame's faces' pips' mean shape (scaled to determinant 1, weighed by pips): how
@@ -1626,7 +1660,15 @@ def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | N
     bottom lies across the axis, or upside down is read from its camera's side: every
     rendered frame turned so lost its dice to the side taken (docs/vision-log.md,
     s28-dice-turned). The lone dice must not disagree: upright frames whose side faces
-    pulled up (faces flatter above faces: dice behind dice, 9395, 9518, 9659) lost dice."""
+    pulled up (faces flatter above faces: dice behind dice, 9395, 9518, 9659) lost dice.
+    Nor does a pair whose rounder face, taken for the top face, has its pips squashed
+    across the axis rather than along it (:func:`_along`): a top face is squashed along the
+    line towards the camera however the die is turned, but a front face of a die turned
+    aslant along its own normal, aslant in the picture. Near 45° of tilt the two measure
+    alike, and blur rounds a front face's small pips: a row of three dice turned 30° had
+    its front faces measure up to 0.1 rounder than its top faces, squashed aslant, pull the
+    side up (11486 at 640×480: three dice lost, four front faces read as dice;
+    docs/vision-log.md, s29-dice-side)."""
     many = [face for found in faces.values() for face in found if len(face.pips) > 1]
     if len(many) < _AXIS_FACES:
         return None
@@ -1637,13 +1679,10 @@ def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | N
         return None
     axis = SIDES[2] if across > 0 else SIDES[3]
     pull = 0.0
-    for found in faces.values():
-        for _, i, j, _ in _close_pairs(found):
-            flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
-            least = _SQUASHED if len(flatter.pips) > 1 and len(rounder.pips) > 1 else _PLAINLY
-            if flatter.short <= rounder.short and rounder.flat - flatter.flat >= least:
-                step = np.subtract(flatter.read.centre, rounder.read.centre)
-                pull += float(step @ axis) / max(float(np.hypot(*step)), 1e-9)
+    for _, flatter, rounder, step in _side_steps(faces, faces):
+        least = _SQUASHED if len(flatter.pips) > 1 and len(rounder.pips) > 1 else _PLAINLY
+        if rounder.flat - flatter.flat >= least and _along(rounder, axis) <= 1:
+            pull += float(step @ axis)
     if abs(pull) < _TOWARDS:
         return None
     lone = _lone_dice(faces, view)
@@ -1681,25 +1720,20 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     lone = _lone_dice(faces, view)
     pairs, plain, crowded = np.zeros(2), np.zeros(2), np.zeros(2)
     sides: set[int] = set()  # the sides the plain pairs point to, one by one
-    for blob, found in faces.items():
+    # (Crowded blobs' pairs only agree with lone dice.)
+    asked = faces if lone else [blob for blob in faces if view.counts[blob - 1] == 1]
+    for blob, flatter, rounder, step in _side_steps(faces, asked):
         alone = view.counts[blob - 1] == 1
-        if not (alone or lone):
-            continue  # (crowded blobs' pairs only agree with lone dice)
-        for _, i, j, _ in _close_pairs(found):
-            flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
-            flatness = rounder.flat - flatter.flat
-            least = _SQUASHED if alone and len(flatter.pips) > 1 else _PLAINLY
-            if flatter.short > rounder.short or flatness < least:
-                continue
-            step = np.subtract(flatter.read.centre, rounder.read.centre)
-            step = step / max(float(np.hypot(*step)), 1e-9)
-            if not alone:
-                crowded += step
-                continue
-            pairs += step
-            if flatness >= _PLAINLY:
-                plain += step
-                sides.add(int(np.argmax(SIDES @ step)))
+        flatness = rounder.flat - flatter.flat
+        if flatness < (_SQUASHED if alone and len(flatter.pips) > 1 else _PLAINLY):
+            continue
+        if not alone:
+            crowded += step
+            continue
+        pairs += step
+        if flatness >= _PLAINLY:
+            plain += step
+            sides.add(int(np.argmax(SIDES @ step)))
     if not lone:
         return SIDES[sides.pop()] if len(sides) == 1 and float(plain @ _NEAR) < 0 else None
     away = {side for side in (_pointed_away(pairs), _pointed_away(pairs + crowded)) if side is not None}
@@ -1715,6 +1749,22 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     pull = SIDES @ (np.sum(offsets, 0) / view.side)
     beyond = [near for near in away if pull[(near + 2) % len(SIDES)] >= _BEYOND * len(lone)]
     return SIDES[beyond[0]] if beyond else None
+
+
+def _side_steps(faces: dict[int, list[_Face]], blobs: Iterable[int]) -> Iterator[tuple[int, _Face, _Face, Floats]]:
+    """Of ``blobs``' faces, each pair close enough to be one die's (:func:`_close_pairs`)
+    whose flatter face's pips are no wider across than the rounder's, as a side face's
+    beside its top face: the blob, the flatter face, the rounder one, and the unit step
+    from the rounder to the flatter (towards the camera if the flatter is a side face).
+    How much flatter it must be is the asker's: :func:`_cued_side` and
+    :func:`_foreshortened_side` ask differently."""
+    for blob in blobs:
+        found = faces[blob]
+        for _, i, j, _ in _close_pairs(found):
+            flatter, rounder = sorted((found[i], found[j]), key=lambda f: f.flat)
+            if flatter.short <= rounder.short:
+                step = np.subtract(flatter.read.centre, rounder.read.centre)
+                yield blob, flatter, rounder, step / max(float(np.hypot(*step)), 1e-9)
 
 
 def _lone_dice(faces: dict[int, list[_Face]], view: View) -> list[int]:
