@@ -166,8 +166,9 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     top is a second reading of what covers ``found`` (:func:`~vision.cards.cover.touched`),
     and so is, for a card near fitting, a second look at what covers it (``following``:
     a finger's end, lit or shaded beyond the tolerance of one thing, followed to its
-    end; seed 84 f47, 81 f27). ``picture`` is ``found`` rectified (:func:`seen_card`),
-    if already worked out."""
+    end; seed 84 f47, 81 f27). A card named may take the corners of an alternative that
+    traces it better (:func:`_better_outlined`). ``picture`` is ``found`` rectified
+    (:func:`seen_card`), if already worked out."""
     covered = covering(frame, found, others)
     card, match = _seen(frame, found, deck, covered, picture)
     if card.name is not None:
@@ -217,24 +218,31 @@ def _better_outlined(frame: np.ndarray, found: FoundCard, deck: Deck, others: li
     seven cards' corners away from the card's, one beyond the benchmark's 15 px. Only
     the corners change: a name is never given or taken here, and the alternatives are
     named only for such a card."""
-    far = APART * found.short_side
     rest = [c for c in others if c is not found]
     for outline in found.alternatives:
-        if outline.support > found.support and _one_corner_off(found, outline, far):
+        if outline.support > found.support and _one_corner_off(found, outline):
             other, _ = _seen(frame, outline, deck, covering(frame, outline, rest))
             if other.name == card.name:
                 return other
     return card
 
 
-def _one_corner_off(found: FoundCard, outline: FoundCard, far: float) -> bool:
-    """True when ``outline`` and ``found`` share three corners (within half of ``far``)
-    and the fourth lies farther apart than ``far``: one side turned out from a corner."""
+def _one_corner_off(found: FoundCard, outline: FoundCard) -> bool:
+    """True when ``outline`` and ``found`` share three corners (within ``SHARED`` of the
+    card's short side) and the fourth lies farther apart than ``APART``: one side turned
+    out from a corner."""
     apart = [float(np.abs(np.roll(outline.corners, k, axis=0) - found.corners).max(axis=1).max())
              for k in range(4)]
-    k = int(np.argmin(apart))
-    off = np.hypot(*(np.roll(outline.corners, k, axis=0) - found.corners).T)
-    return int((off > far / 2).sum()) == 1 and float(off.max()) > far
+    off = np.hypot(*(np.roll(outline.corners, int(np.argmin(apart)), axis=0) - found.corners).T)
+    short = found.short_side
+    return int((off > SHARED * short).sum()) == 1 and float(off.max()) > APART * short
+
+
+SHARED = 0.025
+"""Share of a card's short side within which a corner of two outlines is one corner: half
+of ``APART``, as snapping places a corner to a pixel or two (on seed 0 the alternatives
+that show more of the edge and lie elsewhere, a border's inner line, differ by more at
+two corners or more)."""
 
 
 APART = 0.05
