@@ -166,12 +166,13 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
     top is a second reading of what covers ``found`` (:func:`~vision.cards.cover.touched`),
     and so is, for a card near fitting, a second look at what covers it (``following``:
     a finger's end, lit or shaded beyond the tolerance of one thing, followed to its
-    end; seed 84 f47, 81 f27). ``picture`` is ``found`` rectified (:func:`seen_card`),
-    if already worked out."""
+    end; seed 84 f47, 81 f27). A card named may take the corners of an alternative that
+    traces it better (:func:`_better_outlined`). ``picture`` is ``found`` rectified
+    (:func:`seen_card`), if already worked out."""
     covered = covering(frame, found, others)
     card, match = _seen(frame, found, deck, covered, picture)
     if card.name is not None:
-        return card, match
+        return _better_outlined(frame, found, deck, others, card), match
     if touched(found, others):
         # A card beside outlined to this one's edge: the finger followed, or that outline.
         other = _seen(frame, found, deck, covering(frame, found, others, touching=True), picture)
@@ -201,6 +202,47 @@ def _named(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCa
         if other[0].name is not None:
             return other
     return card, match
+
+
+def _better_outlined(frame: np.ndarray, found: FoundCard, deck: Deck, others: list[FoundCard],
+                     card: SeenCard) -> SeenCard:
+    """``card`` (``found`` named) with the corners of an alternative outline that shows
+    more of its edge, shares three of ``found``'s corners and not the fourth (farther
+    apart than ``APART``), and names the same card.
+
+    The outline chosen is the largest well supported, and one side of it may run out
+    along a finger or its shadow from a corner (seed 20 f49, 65 f42: one corner 16-22 px
+    off, the card named all the same), where a smaller alternative follows the card's
+    edge and sees more of it. Any alternative that shows more is no better: on seed 0
+    those with a whole side elsewhere (a border's inner line, a few pixels in) moved
+    seven cards' corners away from the card's, one beyond the benchmark's 15 px. Only
+    the corners change: a name is never given or taken here, and the alternatives are
+    named only for such a card."""
+    rest = [c for c in others if c is not found]
+    for outline in found.alternatives:
+        if outline.support > found.support and _one_corner_off(found, outline):
+            other, _ = _seen(frame, outline, deck, covering(frame, outline, rest))
+            if other.name == card.name:
+                return other
+    return card
+
+
+def _one_corner_off(found: FoundCard, outline: FoundCard) -> bool:
+    """True when ``outline`` and ``found`` share three corners (within ``SHARED`` of the
+    card's short side) and the fourth lies farther apart than ``APART``: one side turned
+    out from a corner."""
+    apart = [float(np.abs(np.roll(outline.corners, k, axis=0) - found.corners).max(axis=1).max())
+             for k in range(4)]
+    off = np.hypot(*(np.roll(outline.corners, int(np.argmin(apart)), axis=0) - found.corners).T)
+    short = found.short_side
+    return int((off > SHARED * short).sum()) == 1 and float(off.max()) > APART * short
+
+
+SHARED = 0.025
+"""Share of a card's short side within which a corner of two outlines is one corner: half
+of ``APART``, as snapping places a corner to a pixel or two (on seed 0 the alternatives
+that show more of the edge and lie elsewhere, a border's inner line, differ by more at
+two corners or more)."""
 
 
 APART = 0.05

@@ -196,3 +196,39 @@ def test_a_card_joined_to_a_finger_is_guessed_again_from_a_later_pair_of_runs_ro
     assert any(_corners_apart(FoundCard(q, 1.0), card) < 3 for q in guesses)
     elsewhere = FoundCard(_box(400, 560, 300, 420), 1.0)
     assert _further_guesses(elsewhere, [broken], 0.06 * 480, region.shape) == []
+
+
+def test_a_card_named_takes_the_corners_of_a_far_alternative_that_shows_more_of_its_edge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outline chosen (the largest well supported) may run out along a finger's
+    shadow beyond the card's corner and still name the card (seed 20 f49, 65 f42: 17-18 px
+    off). Its alternative farther than ``APART`` that shows more of the card's edge and
+    names the same card, one corner apart and the other three shared, gives the corners;
+    one that shows less, one a little off, one with a whole side elsewhere (a border's
+    inner line) and one that names another card do not, and the name never changes."""
+    card = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32)
+    run_out = card + np.float32([[0, 0], [0, 0], [0, 20], [0, 0]])  # a corner 20 px along a shadow
+    own = FoundCard(card, 0.95)
+    alternatives = {"little off": FoundCard(run_out + np.float32([2, 1]), 0.97),
+                    "shows less": FoundCard(card + np.float32([0, 1]), 0.8),
+                    "a side elsewhere": FoundCard(card + np.float32([[0, 0], [0, 0], [0, -12], [0, -12]]), 0.99),
+                    "another card": FoundCard(card.copy(), 0.96)}
+    monkeypatch.setattr(reading, "covering", lambda *args, **kwargs: None)
+
+    def seen(frame: np.ndarray, f: FoundCard, deck: object, covered: object,
+             picture: object = None) -> tuple[reading.SeenCard, Match]:
+        name = "Coast Raven" if f is alternatives["another card"] else "Wolf Fjord"
+        return reading.SeenCard(name, f.corners, 0.8), Match(name, 0.8, False)
+
+    monkeypatch.setattr(reading, "_seen", seen)
+    for chosen in ((), ("little off", "shows less", "a side elsewhere", "another card")):
+        others = tuple(alternatives[k] for k in chosen)
+        found = FoundCard(run_out, 0.85, alternatives=(*others, own))
+        monkeypatch.setattr(reading, "find_cards", lambda frame, max_cards, found=found: [found])
+        reading_ = reading.read_cards(np.zeros((300, 300, 3), np.uint8), object())  # type: ignore[arg-type]
+        assert reading_.names == ("Wolf Fjord",)
+        assert np.array_equal(reading_.cards[0].corners, card)
+    alone = FoundCard(run_out, 0.85, alternatives=tuple(alternatives.values()))
+    monkeypatch.setattr(reading, "find_cards", lambda frame, max_cards: [alone])
+    reading_ = reading.read_cards(np.zeros((300, 300, 3), np.uint8), object())  # type: ignore[arg-type]
+    assert reading_.names == ("Wolf Fjord",) and np.array_equal(reading_.cards[0].corners, run_out)
