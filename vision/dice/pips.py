@@ -1586,13 +1586,15 @@ def _near_side(faces: dict[int, list[_Face]], view: View) -> Floats:
     ``view`` (before side faces are dropped) say it: by their side faces and lone dice
     (:func:`_cued_side`), else by the way their pips are foreshortened
     (:func:`_foreshortened_side`), else by the lone dice alone (:func:`_lone_side`), else
-    the picture's bottom (where a camera at the table's near side puts it)."""
-    cued = _cued_side(faces, view)
+    the picture's bottom (where a camera at the table's near side puts it). The lone dice
+    (:func:`_lone_offsets`) are worked out once, for all three."""
+    lone = _lone_offsets(faces, view)
+    cued = _cued_side(faces, view, lone)
     if cued is not None:
         return cued
-    seen = _foreshortened_side(faces, view)
+    seen = _foreshortened_side(faces, view, lone)
     if seen is None:
-        seen = _lone_side(faces, view)
+        seen = _lone_side(view, lone)
     return _NEAR if seen is None else seen
 
 
@@ -1607,20 +1609,19 @@ _LONE_CLEAR = 0.1
 _LONE_DICE = 2
 
 
-def _lone_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
+def _lone_side(view: View, lone: list[Floats]) -> Floats | None:
     """The side of the picture the camera looks from, as the lone dice alone say it
     plainly where neither side faces nor foreshortening say it, or None.
 
-    A lone die's blob (:func:`_lone_dice`) holds its top face and the faces it shows the
+    A lone die's blob (``lone``: :func:`_lone_offsets`) holds its top face and the faces it shows the
     camera, so its top face lies off the blob's centre away from the camera. Where no
     side face is read plainly (a photo of a few dice, each seen at about 45°, its front
     face hardly flatter than its top face: :func:`_cued_side` asks for pairs), two lone
     dice or more pointing plainly (:data:`_LONE_CLEAR`) to one side name the camera's
     side opposite (docs/vision-log.md, s29-dice-side)."""
-    lone = _lone_dice(faces, view)
     if len(lone) < _LONE_DICE:
         return None
-    far = pointed_side(_lone_offsets(faces, view, lone), view.side, _LONE_CLEAR)
+    far = pointed_side(lone, view.side, _LONE_CLEAR)
     if far is None:
         return None
     out: Floats = SIDES[(far + 2) % len(SIDES)]
@@ -1643,7 +1644,7 @@ _AXIS_FACES = 3  # faces of two pips or more: the fewest whose mean shape names 
 _TOWARDS = 1.0
 
 
-def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
+def _foreshortened_side(faces: dict[int, list[_Face]], view: View, lone: list[Floats]) -> Floats | None:
     """The side of the picture the camera looks from, as the faces' foreshortening says
     it where :func:`_cued_side` finds no plain cue, or None if it does not say it.
 
@@ -1685,16 +1686,15 @@ def _foreshortened_side(faces: dict[int, list[_Face]], view: View) -> Floats | N
             pull += float(step @ axis)
     if abs(pull) < _TOWARDS:
         return None
-    lone = _lone_dice(faces, view)
     if lone:
-        away = sum(float(offset @ axis) for offset in _lone_offsets(faces, view, lone))
+        away = sum(float(offset @ axis) for offset in lone)
         if away * pull >= 0:
             return None  # (the lone dice say the other side, or nothing)
     out: Floats = axis if pull > 0 else -axis
     return out
 
 
-def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
+def _cued_side(faces: dict[int, list[_Face]], view: View, lone: list[Floats]) -> Floats | None:
     """The side of the picture the camera looks from, when the faces read in the blobs of
     ``view`` (before side faces are dropped) say it plainly in two ways, or, with no lone
     die to ask, plainly in one; else None.
@@ -1716,8 +1716,8 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
     (added to them: two dice one behind the other seldom look plainly so). A frame with
     no lone die, every die showing a side face, has only its pairs to ask: each must be
     plainly flatter in a blob of one die, and all point to one side (docs/vision-log.md,
-    s23-dice-turned, s24-dice-turned and s25-dice-turned)."""
-    lone = _lone_dice(faces, view)
+    s23-dice-turned, s24-dice-turned and s25-dice-turned). ``lone``: the lone dice
+    (:func:`_lone_offsets`)."""
     pairs, plain, crowded = np.zeros(2), np.zeros(2), np.zeros(2)
     sides: set[int] = set()  # the sides the plain pairs point to, one by one
     # (Crowded blobs' pairs only agree with lone dice.)
@@ -1738,15 +1738,14 @@ def _cued_side(faces: dict[int, list[_Face]], view: View) -> Floats | None:
         return SIDES[sides.pop()] if len(sides) == 1 and float(plain @ _NEAR) < 0 else None
     away = {side for side in (_pointed_away(pairs), _pointed_away(pairs + crowded)) if side is not None}
     if not away:
-        return None  # (nothing points away from the bottom: the lone dice are not worked out)
-    offsets = _lone_offsets(faces, view, lone)
-    far = pointed_side(offsets, view.side)
+        return None  # (nothing points away from the bottom)
+    far = pointed_side(lone, view.side)
     if far is not None:
         near = (far + 2) % len(SIDES)
         return SIDES[near] if near in away else None
     # Lone dice pulled aslant name no side, but may still lie beyond their blobs' centres
     # from the side the pairs point to.
-    pull = SIDES @ (np.sum(offsets, 0) / view.side)
+    pull = SIDES @ (np.sum(lone, 0) / view.side)
     beyond = [near for near in away if pull[(near + 2) % len(SIDES)] >= _BEYOND * len(lone)]
     return SIDES[beyond[0]] if beyond else None
 
@@ -1767,14 +1766,11 @@ def _side_steps(faces: dict[int, list[_Face]], blobs: Iterable[int]) -> Iterator
                 yield blob, flatter, rounder, step / max(float(np.hypot(*step)), 1e-9)
 
 
-def _lone_dice(faces: dict[int, list[_Face]], view: View) -> list[int]:
-    """The blobs of ``view`` that are one die read as one face: that face is its top face."""
-    return [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
-
-
-def _lone_offsets(faces: dict[int, list[_Face]], view: View, lone: list[int]) -> list[Floats]:
-    """How far each lone die's face (of ``lone``, :func:`_lone_dice`) lies off its blob's
-    centre: away from the camera, the blob holding the faces it shows the camera too."""
+def _lone_offsets(faces: dict[int, list[_Face]], view: View) -> list[Floats]:
+    """The lone dice of ``view``, blobs of one die read as one face (that face is its top
+    face): how far each one's face lies off its blob's centre, away from the camera, the
+    blob holding the faces it shows the camera too."""
+    lone = [blob for blob, found in faces.items() if view.counts[blob - 1] == 1 and len(found) == 1]
     centres = box_centres(view.body, view.boxes, lone)
     return [np.subtract(faces[blob][0].read.centre, centre) for blob, centre in zip(lone, centres)]
 
