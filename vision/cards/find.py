@@ -141,6 +141,13 @@ class FoundCard:
         however numbered)."""
         return _corners_apart(self, other)
 
+    def aligned(self, other: FoundCard) -> np.ndarray:
+        """This outline's corners numbered as ``other``'s: from the corner that brings the
+        farthest pair nearest (as :meth:`apart` measures them)."""
+        turns = self.corners[_TURNS]
+        out: np.ndarray = turns[int(np.abs(turns - other.corners).max(axis=(1, 2)).argmin())]
+        return out
+
     @property
     def short_side(self) -> float:
         """The length of the outline's shortest side."""

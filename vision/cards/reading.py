@@ -231,9 +231,7 @@ def _one_corner_off(found: FoundCard, outline: FoundCard) -> bool:
     """True when ``outline`` and ``found`` share three corners (within ``SHARED`` of the
     card's short side) and the fourth lies farther apart than ``APART``: one side turned
     out from a corner."""
-    apart = [float(np.abs(np.roll(outline.corners, k, axis=0) - found.corners).max(axis=1).max())
-             for k in range(4)]
-    off = np.hypot(*(np.roll(outline.corners, int(np.argmin(apart)), axis=0) - found.corners).T)
+    off = np.hypot(*(outline.aligned(found) - found.corners).T)
     short = found.short_side
     return int((off > SHARED * short).sum()) == 1 and float(off.max()) > APART * short
 

@@ -24,6 +24,10 @@ def test_one_outline_numbered_from_another_corner_is_no_distance_from_itself() -
     moved = corners.copy()
     moved[2] += (3.0, -1.5)  # one corner 3 pixels off
     assert _corners_apart(FoundCard(np.roll(corners, 1, axis=0), 1.0), FoundCard(moved, 1.0)) == 3.0
+    # Numbered as the other outline, its corners line up with that one's, one by one.
+    for k in range(4):
+        aligned = FoundCard(np.roll(moved, k, axis=0), 1.0).aligned(FoundCard(corners, 1.0))
+        assert np.array_equal(aligned, moved)
 
 
 def test_each_pixels_gradient_is_its_steepest_channels() -> None:
